@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Install whatever this checkout needs that is still missing, on Debian 12:
+#   - Chromium (unless $CHROME_PATH or /usr/lib/chromium/chromium is executable)
+#   - ffmpeg (the video tools need it)
+#   - .venv with the package installed editable plus its test extras
+#   - the pinned axe-core bundle in vendor/axe/ (npm is installed only if the
+#     bundle has to be fetched and npm is absent)
+# Safe to re-run: a run with nothing to do prints nothing and takes about a
+# second. Set A11Y_PYTHON to choose the interpreter the venv is made from.
+set -euo pipefail
+
+ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P)"
+cd -- "$ROOT"
+
+VENV="$ROOT/.venv"
+VPY="$VENV/bin/python"
+STAMP="$VENV/.a11y-install-stamp"
+BASE_PY="${A11Y_PYTHON:-python3}"
+
+say() { printf 'install.sh: %s\n' "$*" >&2; }
+die() { printf 'install.sh: error: %s\n' "$*" >&2; exit 1; }
+
+LOG="$(mktemp "${TMPDIR:-/tmp}/a11y-install.XXXXXX")"
+trap 'rm -f -- "$LOG"' EXIT
+
+# Run a command with its output kept in $LOG; show the output only on failure.
+quietly() {
+    if ! "$@" >"$LOG" 2>&1; then
+        printf 'install.sh: command failed: %s\n' "$*" >&2
+        tail -n 40 -- "$LOG" >&2 || true
+        return 1
+    fi
+}
+
+# Serialise concurrent runs (e.g. serve.sh and test.sh started together).
+if command -v flock >/dev/null 2>&1; then
+    lock_id="$(printf '%s' "$ROOT" | sha256sum | cut -c1-16)"
+    exec 9>"${TMPDIR:-/tmp}/a11y-install-$(id -u)-$lock_id.lock"
+    flock 9
+fi
+
+# ---------------------------------------------------------------- apt-get
+SUDO=()
+APT_UPDATED=0
+apt_install() {
+    # apt_install PACKAGE... : install Debian packages, running apt-get update once.
+    if ! command -v apt-get >/dev/null 2>&1; then
+        die "apt-get not found; install these packages by hand: $*"
+    fi
+    if [ "$(id -u)" -ne 0 ] && [ "${#SUDO[@]}" -eq 0 ]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            die "need root to install: $*. Re-run as root, install sudo, or install them yourself (apt-get install $*)"
+        fi
+        if [ -t 0 ]; then SUDO=(sudo); else SUDO=(sudo -n); fi
+    fi
+    local -a apt=("${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get)
+    if [ "$APT_UPDATED" -eq 0 ]; then
+        say "apt-get update"
+        quietly "${apt[@]}" update -q || die "apt-get update failed (no root or sudo rights, or no network?)"
+        APT_UPDATED=1
+    fi
+    say "apt-get install $*"
+    quietly "${apt[@]}" install -y -q --no-install-recommends "$@" \
+        || die "apt-get install $* failed"
+}
+
+# ------------------------------------------------------- system packages
+missing=()
+if [ -n "${CHROME_PATH:-}" ] && [ ! -x "$CHROME_PATH" ]; then
+    say "warning: CHROME_PATH=$CHROME_PATH is not an executable file; ignoring it here"
+fi
+if { [ -z "${CHROME_PATH:-}" ] || [ ! -x "$CHROME_PATH" ]; } \
+        && [ ! -x /usr/lib/chromium/chromium ]; then
+    missing+=(chromium)
+fi
+command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
+if [ "${#missing[@]}" -gt 0 ]; then
+    apt_install "${missing[@]}"
+fi
+
+# ------------------------------------------------------------ Python venv
+venv_works() { [ -x "$VPY" ] && "$VPY" -c 'import sys' >/dev/null 2>&1; }
+
+if ! venv_works; then
+    command -v "$BASE_PY" >/dev/null 2>&1 \
+        || die "Python interpreter '$BASE_PY' not found (set A11Y_PYTHON, or apt-get install python3)"
+    "$BASE_PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+        || die "'$BASE_PY' is older than Python 3.11; set A11Y_PYTHON to a newer interpreter"
+    if [ -e "$VENV" ]; then
+        say "existing .venv does not run; recreating it"
+        rm -rf -- "$VENV"
+    fi
+    say "creating .venv with $BASE_PY"
+    if ! quietly "$BASE_PY" -m venv "$VENV"; then
+        # Debian splits venv/ensurepip out of the interpreter package.
+        rm -rf -- "$VENV"
+        apt_install python3-venv
+        quietly "$BASE_PY" -m venv "$VENV" \
+            || die "could not create .venv with $BASE_PY even after installing python3-venv"
+    fi
+fi
+
+want_stamp="$(sha256sum -- pyproject.toml | cut -d' ' -f1)"
+have_stamp="$(cat -- "$STAMP" 2>/dev/null || true)"
+if [ "$want_stamp" != "$have_stamp" ]; then
+    say "pip install -e '.[test]' into .venv"
+    rm -f -- "$STAMP"
+    quietly "$VPY" -m pip install -q --disable-pip-version-check -e '.[test]' \
+        || die "pip install failed (see output above)"
+    printf '%s\n' "$want_stamp" >"$STAMP"
+fi
+
+# ---------------------------------------------------------------- axe-core
+if ! "$VPY" scripts/fetch_axe.py --check >/dev/null 2>&1; then
+    command -v npm >/dev/null 2>&1 || apt_install npm
+    "$VPY" scripts/fetch_axe.py || die "could not install the pinned axe-core bundle"
+fi
