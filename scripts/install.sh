@@ -91,8 +91,9 @@ if ! venv_works; then
         rm -rf -- "$VENV"
     fi
     say "creating .venv with $BASE_PY"
-    if ! quietly "$BASE_PY" -m venv "$VENV"; then
+    if ! "$BASE_PY" -m venv "$VENV" >"$LOG" 2>&1; then
         # Debian splits venv/ensurepip out of the interpreter package.
+        say "venv creation failed; installing Debian's python3-venv and retrying"
         rm -rf -- "$VENV"
         apt_install python3-venv
         quietly "$BASE_PY" -m venv "$VENV" \
