@@ -1,0 +1,33 @@
+"""Renderers of an ``AuditResult`` for people and CI systems, one module per format."""
+
+from __future__ import annotations
+
+from ..models import AuditResult
+
+FORMATS: tuple[str, ...] = ("text", "json", "sarif", "junit", "html")
+
+
+def render(result: AuditResult, fmt: str) -> str:
+    """The result rendered as ``text``, ``json``, ``sarif``, ``junit`` or ``html``."""
+    fmt = fmt.lower()
+    if fmt == "text":
+        from .text import render_text
+
+        return render_text(result)
+    if fmt == "json":
+        from .json_report import render_json
+
+        return render_json(result)
+    if fmt == "sarif":
+        from .sarif import render_sarif
+
+        return render_sarif(result)
+    if fmt == "junit":
+        from .junit import render_junit
+
+        return render_junit(result)
+    if fmt == "html":
+        from .html import render_html
+
+        return render_html(result)
+    raise ValueError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")
