@@ -1,0 +1,3 @@
+from a11y.cli import main
+
+raise SystemExit(main())

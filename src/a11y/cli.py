@@ -1,0 +1,92 @@
+"""Command line: ``python -m a11y {serve,audit,mcp,doctor}``.
+
+Each subcommand imports its front end lazily, so ``--help`` and ``doctor``
+stay fast and a broken optional piece cannot break the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+
+
+def _configure_logging(verbose: bool) -> None:
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="a11y",
+        description="WCAG accessibility audits and an MCP browser tool server, on Chromium over CDP.",
+    )
+    parser.add_argument("--version", action="version", version=f"a11y {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging on stderr")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    doctor = sub.add_parser("doctor", help="check the browser and the axe-core bundle")
+    doctor.set_defaults(handler="a11y.doctor:run")
+
+    serve = sub.add_parser("serve", help="run the HTTP audit service")
+    serve.add_argument("--port", type=int, default=8080)
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--concurrency", type=int, default=4, help="pages audited at once")
+    serve.add_argument("--max-pages", type=int, default=500, help="upper bound for crawl.maxPages")
+    serve.add_argument("--queue-size", type=int, default=16, help="audits waiting before 503")
+    serve.add_argument("--token", default=None, help="bearer token for /audit (or A11Y_API_TOKEN)")
+    serve.add_argument("--block-private-networks", action="store_true",
+                       help="refuse pages and subrequests on loopback, private or link-local addresses")
+    serve.add_argument("--navigation-timeout", type=float, default=30.0, help="seconds per page")
+    serve.add_argument("--audit-timeout", type=float, default=300.0, help="seconds per audit")
+    serve.set_defaults(handler="a11y.server:run")
+
+    audit = sub.add_parser("audit", help="audit one URL (or crawl a site) and print a report")
+    audit.add_argument("url")
+    audit.add_argument("--level", default="AA", help="A, AA or AAA")
+    audit.add_argument("--version", dest="wcag_version", default="2.2", help="WCAG 2.0, 2.1 or 2.2")
+    audit.add_argument("--crawl", action="store_true", help="follow same-origin links")
+    audit.add_argument("--depth", type=int, default=2)
+    audit.add_argument("--max-pages", type=int, default=50)
+    audit.add_argument("--best-practices", action="store_true", help="also run axe best-practice rules")
+    audit.add_argument("--format", default="text", choices=["text", "json", "sarif", "junit", "html"])
+    audit.add_argument("--output", default=None, help="write the report to this file")
+    audit.add_argument("--fail-on", default=None, choices=["critical", "serious", "moderate", "minor"],
+                       help="exit 1 when findings at or above this impact exist")
+    audit.set_defaults(handler="a11y.audit_cli:run")
+
+    mcp = sub.add_parser("mcp", help="run the MCP tool server (stdio by default)")
+    mcp.add_argument("--list-tools", action="store_true", help="print the tool catalog as JSON and exit")
+    mode = mcp.add_mutually_exclusive_group()
+    mode.add_argument("--headless", dest="headless", action="store_true", default=True)
+    mode.add_argument("--headed", dest="headless", action="store_false")
+    mcp.add_argument("--output-dir", default="./a11y-output")
+    mcp.add_argument("--project", default="a11y")
+    mcp.add_argument("--browser-url", default=None, help="attach to a running Chrome (http:// or ws://)")
+    mcp.add_argument("--timeout", type=int, default=5000, help="default action timeout in ms")
+    mcp.add_argument("--init-script", action="append", default=[], help="script file run before page scripts")
+    mcp.add_argument("--namespaces", default=None, help="comma-separated namespaces to expose")
+    mcp.add_argument("--tools", default=None, help="comma-separated tool names to expose")
+    mcp.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
+    mcp.add_argument("--host", default="127.0.0.1")
+    mcp.add_argument("--port", type=int, default=8931)
+    mcp.set_defaults(handler="a11y.mcp_server:run")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help(sys.stderr)
+        return 2
+    _configure_logging(args.verbose)
+    module_name, func_name = args.handler.split(":")
+    module = __import__(module_name, fromlist=[func_name])
+    return int(getattr(module, func_name)(args) or 0)

@@ -1,0 +1,379 @@
+"""One connection per browser: command ids, pending replies, the reader, event fan-out.
+
+Invariants the rest of the driver relies on:
+
+* every command has a timeout, and a reply that arrives after it is dropped;
+* when the reader stops (browser gone, socket closed), every pending command
+  fails at once with the reason and every subscription ends;
+* a detached or crashed target fails only the commands of its own session;
+* nothing the browser sends (unknown session, unknown event, bad JSON) can
+  raise out of the reader.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import math
+from collections import OrderedDict
+from collections.abc import Generator, Iterable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import trio
+
+from .errors import (
+    BrowserClosed,
+    CDPError,
+    CommandTimeout,
+    ConnectionClosed,
+    ProtocolError,
+    TargetClosed,
+    TargetCrashed,
+)
+from .protocol import util as protocol_util
+from .transport import Transport
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Command = Generator[dict[str, Any], dict[str, Any], T]
+ANY_METHOD = "*"
+DEFAULT_TIMEOUT = 30.0
+# Enough to answer "why did my command fail" for recent sessions without growing forever.
+_DEAD_SESSIONS_KEPT = 4096
+
+
+@dataclass(slots=True)
+class RawEvent:
+    """An event exactly as received, for subscribers that want the JSON."""
+
+    method: str
+    params: dict[str, Any]
+    session_id: str | None
+
+
+@dataclass(slots=True)
+class _Pending:
+    method: str
+    session_id: str | None
+    done: trio.Event = field(default_factory=trio.Event)
+    reply: dict[str, Any] | None = None
+    error: CDPError | None = None
+
+    def resolve(self, reply: dict[str, Any] | None, error: CDPError | None = None) -> None:
+        """Resolve once; a second resolution (late reply after a failure) is ignored."""
+        if self.done.is_set():
+            return
+        self.reply, self.error = reply, error
+        self.done.set()
+
+
+class Subscription:
+    """A stream of events for one session, closed when the session or connection ends."""
+
+    def __init__(
+        self,
+        conn: Connection,
+        keys: list[tuple[str | None, str]],
+        raw: bool,
+        buffer: float,
+    ) -> None:
+        self._conn = conn
+        self._keys = keys
+        self.raw = raw
+        self._send, self._receive = trio.open_memory_channel[Any](buffer)
+
+    async def receive(self) -> Any:
+        """Next event; raises ``trio.EndOfChannel`` when the session or connection ended."""
+        return await self._receive.receive()
+
+    def receive_nowait(self) -> Any:
+        return self._receive.receive_nowait()
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self._receive.receive()
+        except trio.EndOfChannel:
+            raise StopAsyncIteration from None
+
+    def close(self) -> None:
+        """Stop delivery; safe to call twice."""
+        self._conn._unsubscribe(self)
+        self._send.close()
+
+    def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _deliver(self, event: Any) -> bool:
+        """Queue ``event``; False once the receiving side is gone."""
+        try:
+            self._send.send_nowait(event)
+            return True
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            return False
+        except trio.WouldBlock:
+            log.warning("event subscriber full; dropping %s", type(event).__name__)
+            return True
+
+
+class Connection:
+    """The single CDP connection to a browser; sessions are flat on top of it."""
+
+    def __init__(self, transport: Transport, *, default_timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.transport = transport
+        self.default_timeout = default_timeout
+        self._ids = itertools.count(1)
+        self._pending: dict[int, _Pending] = {}
+        self._subscribers: dict[tuple[str | None, str], list[Subscription]] = {}
+        self._dead_sessions: OrderedDict[str, CDPError] = OrderedDict()
+        self._closing_sessions: list[str] = []
+        self._session_targets: dict[str, str] = {}
+        self._closed: CDPError | None = None
+        self.closed = trio.Event()
+
+    # -- lifecycle -------------------------------------------------------
+
+    @property
+    def is_open(self) -> bool:
+        return self._closed is None
+
+    async def run_reader(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Read until the transport ends; then fail everything pending."""
+        task_status.started()
+        reason: CDPError = BrowserClosed("connection closed")
+        try:
+            while True:
+                message = await self.transport.receive()
+                self._dispatch(message)
+        except ConnectionClosed as exc:
+            reason = exc
+        except trio.Cancelled:
+            reason = BrowserClosed("connection closed by the client")
+            raise
+        finally:
+            self._shutdown(reason)
+
+    def _shutdown(self, reason: CDPError) -> None:
+        """Fail all pending commands and end every subscription with ``reason``."""
+        if self._closed is None:
+            self._closed = reason
+        pending, self._pending = self._pending, {}
+        for slot in pending.values():
+            slot.resolve(None, reason)
+        subscribers, self._subscribers = self._subscribers, {}
+        for subs in subscribers.values():
+            for sub in subs:
+                sub._send.close()
+        self.closed.set()
+
+    async def aclose(self) -> None:
+        self._shutdown(BrowserClosed("connection closed by the client"))
+        with trio.CancelScope(shield=True):
+            await self.transport.aclose()
+
+    # -- commands --------------------------------------------------------
+
+    async def send(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        session_id: str | None = None,
+        timeout: float | None = None,
+    ) -> dict[str, Any]:
+        """Send one command and return its ``result`` object."""
+        if self._closed is not None:
+            raise _fresh(self._closed)
+        if session_id is not None and session_id in self._dead_sessions:
+            raise _fresh(self._dead_sessions[session_id])
+        command_id = next(self._ids)
+        message: dict[str, Any] = {"id": command_id, "method": method}
+        if params:
+            message["params"] = params
+        if session_id is not None:
+            message["sessionId"] = session_id
+        slot = _Pending(method, session_id)
+        self._pending[command_id] = slot
+        limit = self.default_timeout if timeout is None else timeout
+        try:
+            with trio.move_on_after(limit):
+                await self.transport.send(json.dumps(message))
+                await slot.done.wait()
+        finally:
+            self._pending.pop(command_id, None)
+        if not slot.done.is_set():
+            raise CommandTimeout(method, limit)
+        if slot.error is not None:
+            raise _fresh(slot.error)
+        return slot.reply  # type: ignore[return-value]
+
+    async def execute(
+        self,
+        command: Command[T],
+        *,
+        session_id: str | None = None,
+        timeout: float | None = None,
+    ) -> T:
+        """Drive a typed command generator: send its request, feed it the reply."""
+        request = next(command)
+        result = await self.send(
+            request["method"], request.get("params"), session_id=session_id, timeout=timeout
+        )
+        try:
+            command.send(result)
+        except StopIteration as done:
+            return done.value
+        raise CDPError(f"{request['method']}: command generator did not finish")
+
+    # -- events ----------------------------------------------------------
+
+    def subscribe(
+        self,
+        methods: str | Iterable[str] = ANY_METHOD,
+        *,
+        session_id: str | None = None,
+        raw: bool = False,
+        buffer: float = math.inf,
+    ) -> Subscription:
+        """Subscribe before sending the command that triggers the events."""
+        names = [methods] if isinstance(methods, str) else list(methods)
+        keys = [(session_id, name) for name in names]
+        sub = Subscription(self, keys, raw, buffer)
+        if self._closed is not None or (session_id is not None and session_id in self._dead_sessions):
+            sub._send.close()
+            return sub
+        for key in keys:
+            self._subscribers.setdefault(key, []).append(sub)
+        return sub
+
+    def _unsubscribe(self, sub: Subscription) -> None:
+        for key in sub._keys:
+            subs = self._subscribers.get(key)
+            if subs and sub in subs:
+                subs.remove(sub)
+                if not subs:
+                    del self._subscribers[key]
+
+    # -- the reader's work -------------------------------------------------
+
+    def _dispatch(self, message: str | bytes) -> None:
+        """Route one message; never raises (a bad message is logged and dropped)."""
+        try:
+            data = json.loads(message)
+        except ValueError:
+            log.warning("dropping a message that is not JSON: %.200r", message)
+            return
+        if not isinstance(data, dict):
+            return
+        command_id = data.get("id")
+        if command_id is not None:
+            self._resolve(command_id, data)
+            return
+        method = data.get("method")
+        if not isinstance(method, str):
+            return
+        params = data.get("params")
+        if not isinstance(params, dict):
+            params = {}
+        session_id = data.get("sessionId")
+        try:
+            self._track_targets(method, params, session_id)
+        except Exception:  # a malformed bookkeeping event must not kill the reader
+            log.exception("could not track %s", method)
+        self._fan_out(method, params, session_id)
+
+    def _resolve(self, command_id: Any, data: dict[str, Any]) -> None:
+        slot = self._pending.pop(command_id, None)
+        if slot is None:
+            return  # a late reply after a timeout, or an id we never sent
+        error = data.get("error")
+        if error is not None:
+            if not isinstance(error, dict):
+                error = {"message": str(error)}
+            slot.resolve(
+                None,
+                ProtocolError(slot.method, error.get("code"), str(error.get("message")), error.get("data")),
+            )
+        else:
+            result = data.get("result")
+            slot.resolve(result if isinstance(result, dict) else {})
+
+    def _track_targets(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
+        """Keep target↔session bookkeeping so a crash or detach fails the right commands."""
+        if method == "Target.attachedToTarget":
+            info = params.get("targetInfo") or {}
+            child = params.get("sessionId")
+            if child and info.get("targetId"):
+                self._session_targets[child] = info["targetId"]
+        elif method == "Target.detachedFromTarget":
+            child = params.get("sessionId")
+            if child:
+                self._end_session(child, TargetClosed(f"target detached (session {child})"))
+        elif method == "Target.targetCrashed":
+            target_id = params.get("targetId")
+            for child, target in list(self._session_targets.items()):
+                if target == target_id:
+                    self._end_session(child, TargetCrashed(f"target {target_id} crashed"))
+        elif method == "Inspector.targetCrashed" and session_id:
+            self._end_session(session_id, TargetCrashed("target crashed"))
+
+    def _end_session(self, session_id: str, reason: CDPError) -> None:
+        """Fail the session's pending commands; later commands fail at once."""
+        self._dead_sessions.setdefault(session_id, reason)
+        while len(self._dead_sessions) > _DEAD_SESSIONS_KEPT:
+            self._dead_sessions.popitem(last=False)
+        self._session_targets.pop(session_id, None)
+        for command_id, slot in list(self._pending.items()):
+            if slot.session_id == session_id:
+                self._pending.pop(command_id, None)
+                slot.resolve(None, reason)
+        # Deliver the bookkeeping event first, then end the session's streams.
+        self._closing_sessions.append(session_id)
+
+    def _fan_out(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
+        exact = self._subscribers.get((session_id, method))
+        wildcard = self._subscribers.get((session_id, ANY_METHOD))
+        if exact or wildcard:
+            typed: Any = None
+            raw_event: RawEvent | None = None
+            for sub in [*(exact or ()), *(wildcard or ())]:
+                if sub.raw:
+                    raw_event = raw_event or RawEvent(method, params, session_id)
+                    event = raw_event
+                else:
+                    if typed is None:
+                        typed = _parse_event(method, params)
+                    event = typed
+                if not sub._deliver(event):
+                    self._unsubscribe(sub)
+        while self._closing_sessions:
+            self._close_session_streams(self._closing_sessions.pop())
+
+    def _close_session_streams(self, session_id: str) -> None:
+        for key in [k for k in self._subscribers if k[0] == session_id]:
+            for sub in self._subscribers.pop(key, []):
+                sub._send.close()
+
+
+def _fresh(error: CDPError) -> CDPError:
+    """A new instance of a shared failure reason, so concurrent raisers don't share tracebacks."""
+    if isinstance(error, (ConnectionClosed, TargetClosed)):
+        return type(error)(str(error))
+    return error
+
+
+def _parse_event(method: str, params: dict[str, Any]) -> Any:
+    """Typed event, or an unknown-event object: parsing never raises here."""
+    try:
+        return protocol_util.parse_event(method, params)
+    except Exception:  # the generated parser is lenient; this is the last guard
+        log.exception("event %s could not be parsed", method)
+        return protocol_util.UnknownEvent(method, params)

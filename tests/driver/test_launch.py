@@ -1,0 +1,115 @@
+"""Launching, connecting and closing real Chromium; crash detection."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+import trio
+
+from cdpdriver import (
+    BrowserClosed,
+    BrowserLaunchError,
+    BrowserNotFound,
+    LaunchOptions,
+    connect,
+    find_chromium,
+    launch,
+)
+
+
+def _alive(pid: int) -> bool:
+    """True while the process exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(") ", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("pipe", [True, False], ids=["pipe", "websocket"])
+async def test_launch_and_close_leave_nothing_behind(pipe):
+    async with launch(pipe=pipe) as browser:
+        assert browser.version and browser.version.major >= 100
+        pid = browser.pid
+        workdir = browser.process.workdir
+        assert workdir.exists()
+        assert (await browser.session.send("Browser.getVersion"))["product"]
+    assert not workdir.exists()
+    assert not _alive(pid)
+
+
+async def test_exception_inside_block_still_kills_browser():
+    pid = workdir = None
+    with pytest.raises(RuntimeError, match="boom"):
+        async with launch() as browser:
+            pid, workdir = browser.pid, browser.process.workdir
+            raise RuntimeError("boom")
+    assert not _alive(pid)
+    assert not workdir.exists()
+
+
+async def test_killed_browser_fails_pending_command_fast_then_relaunch_works():
+    async with launch() as browser:
+        page = await browser.new_page()
+        failures: list[BaseException] = []
+        elapsed: list[float] = []
+
+        async def hang() -> None:
+            started = time.monotonic()
+            try:
+                await page.evaluate("new Promise(() => {})", timeout=30)
+            except BrowserClosed as exc:
+                failures.append(exc)
+            elapsed.append(time.monotonic() - started)
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(hang)
+            await trio.sleep(0.2)
+            killed_at = time.monotonic()
+            os.kill(browser.pid, signal.SIGKILL)
+        assert failures, "the pending evaluate should fail with BrowserClosed"
+        assert time.monotonic() - killed_at < 1.0
+        assert not browser.is_connected
+        with pytest.raises(BrowserClosed):
+            await browser.session.send("Browser.getVersion")
+    async with launch() as fresh:
+        page = await fresh.new_page()
+        assert await page.evaluate("6 * 7") == 42
+
+
+def test_missing_binary_is_a_clear_error(monkeypatch):
+    import cdpdriver.launcher as launcher
+
+    monkeypatch.setenv("CHROME_PATH", "/nonexistent/chrome")
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.setattr(launcher, "DEBIAN_CHROMIUM", "/nonexistent/chromium")
+    with pytest.raises(BrowserNotFound, match="apt-get install chromium"):
+        find_chromium("/nonexistent/also")
+
+
+async def test_failed_start_reports_stderr(tmp_path):
+    fake = tmp_path / "broken-chrome"
+    fake.write_text("#!/bin/sh\necho 'fatal: cannot open display :99' >&2\nexit 3\n")
+    fake.chmod(0o755)
+    for pipe in (True, False):
+        with pytest.raises(BrowserLaunchError) as info:
+            async with launch(LaunchOptions(executable=str(fake), pipe=pipe, timeout=10)):
+                pass
+        assert "code 3" in str(info.value)
+        assert "cannot open display" in str(info.value)
+
+
+async def test_connect_by_http_url(chromium):
+    async with connect(chromium.http_url) as browser:
+        assert browser.version.major >= 100
+        async with browser.page() as page:
+            assert await page.evaluate("'ok'") == "ok"
+
+
+async def test_connect_to_nothing_is_a_launch_error():
+    with pytest.raises(BrowserLaunchError, match="cannot reach"):
+        async with connect("http://127.0.0.1:9", timeout=2):
+            pass

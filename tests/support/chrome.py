@@ -1,0 +1,57 @@
+"""One Chromium for the whole test session, started without trio.
+
+pytest-trio runs each test in its own trio run, so the shared browser is a
+plain process; each test connects to it over its websocket and works in its
+own browser context.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from cdpdriver.launcher import LaunchOptions, chromium_command, find_chromium
+
+
+class SharedChromium:
+    def __init__(self) -> None:
+        self.workdir = Path(tempfile.mkdtemp(prefix="a11y-test-chromium-"))
+        profile = self.workdir / "profile"
+        profile.mkdir()
+        argv = chromium_command(find_chromium(), LaunchOptions(pipe=False), profile)
+        self.stderr = open(self.workdir / "stderr.log", "wb")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.stderr,
+            start_new_session=True,
+        )
+        port_file = profile / "DevToolsActivePort"
+        deadline = time.monotonic() + 30
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"shared chromium exited: {(self.workdir / 'stderr.log').read_text()[-2000:]}")
+            try:
+                lines = port_file.read_text().splitlines()
+                if len(lines) >= 2:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("shared chromium did not open its port")
+            time.sleep(0.01)
+        self.port = int(lines[0])
+        self.ws_url = f"ws://127.0.0.1:{lines[0]}{lines[1]}"
+        self.http_url = f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        self.process.wait(timeout=10)
+        self.stderr.close()
+        shutil.rmtree(self.workdir, ignore_errors=True)
