@@ -115,3 +115,13 @@ class Site:
             }.get(file.suffix, "application/octet-stream")
             return Response(file.read_bytes(), content_type=kind)
         return Response("<!doctype html><title>Not found</title><h1>Not found</h1>", status=404)
+
+
+def refused_url() -> str:
+    """A loopback URL where nothing listens (a safe port, unlike the well-known ones)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/"

@@ -1,0 +1,76 @@
+"""Typed tool failures and the mapping from driver errors to tool error codes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+from pydantic import ValidationError
+
+from cdpdriver import (
+    BrowserClosed,
+    BrowserLaunchError,
+    CDPError,
+    CommandTimeout,
+    JavaScriptError,
+    NavigationFailed,
+    NavigationTimeout,
+    ProtocolError,
+    TargetClosed,
+)
+
+
+class ToolError(Exception):
+    """A failure the agent can act on: a stable ``code`` and a sentence saying what to do."""
+
+    def __init__(self, code: str, message: str, details: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+    def body(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.details:
+            error["details"] = self.details
+        return {"error": error}
+
+
+def invalid_arguments(exc: ValidationError, tool: str) -> ToolError:
+    """One detail per bad field, named by its dotted path."""
+    details = []
+    for err in exc.errors(include_url=False):
+        field = ".".join(str(p) for p in err.get("loc", ())) or "(arguments)"
+        message = err.get("msg", "invalid value")
+        if err.get("type") == "missing":
+            message = "is required"
+        elif err.get("type") == "extra_forbidden":
+            message = "is not an argument of this tool"
+        details.append({"field": field, "message": message})
+    summary = "; ".join(f"{d['field']}: {d['message']}" for d in details)
+    return ToolError("invalid_arguments", f"{tool}: {summary}", details)
+
+
+def from_exception(exc: BaseException) -> ToolError:
+    """Translate any failure into a ToolError; unknown ones keep their message, never a traceback."""
+    if isinstance(exc, ToolError):
+        return exc
+    if isinstance(exc, NavigationFailed):
+        return ToolError("navigation_failed", f"navigation to {exc.url} failed: {exc.error_text}")
+    if isinstance(exc, (NavigationTimeout, CommandTimeout, trio.TooSlowError, TimeoutError)):
+        return ToolError("timeout", f"{exc or 'operation timed out'}; retry with a larger timeout_ms")
+    if isinstance(exc, JavaScriptError):
+        return ToolError("javascript_error", f"the script threw: {exc}")
+    if isinstance(exc, BrowserLaunchError):
+        return ToolError("no_browser", f"the browser could not be started: {exc}")
+    if isinstance(exc, BrowserClosed):
+        return ToolError("no_browser", "the browser closed or crashed; the next call relaunches it")
+    if isinstance(exc, TargetClosed):
+        return ToolError("target_closed", f"{exc}; call tab_list to pick another tab")
+    if isinstance(exc, ProtocolError):
+        return ToolError("cdp_error", str(exc))
+    if isinstance(exc, CDPError):
+        return ToolError("cdp_error", str(exc))
+    if isinstance(exc, ValueError):
+        return ToolError("invalid_arguments", str(exc))
+    return ToolError("internal_error", f"{type(exc).__name__}: {exc}")

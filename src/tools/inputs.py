@@ -1,0 +1,113 @@
+"""Real input events (``Input.dispatch*``), never synthetic DOM events.
+
+The mouse position and pressed buttons live on the tab so that separate
+down / move / up calls compose into a real drag.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from cdpdriver import Session
+
+from .keys import KeyDef, char_def, modifier_mask, parse_combo
+
+BUTTON_BITS = {"left": 1, "right": 2, "middle": 4, "back": 8, "forward": 16}
+
+
+@dataclass
+class MouseState:
+    x: float = 0.0
+    y: float = 0.0
+    pressed: set[str] = field(default_factory=set)
+
+    @property
+    def buttons(self) -> int:
+        return sum(BUTTON_BITS[b] for b in self.pressed)
+
+
+def check_button(button: str | None) -> str:
+    name = (button or "left").lower()
+    if name not in BUTTON_BITS:
+        raise ValueError(f"button must be one of {', '.join(BUTTON_BITS)} (got {button!r})")
+    return name
+
+
+async def mouse_event(session: Session, kind: str, mouse: MouseState, *, button: str = "none",
+                      click_count: int = 0, modifiers: int = 0, **extra: Any) -> None:
+    params: dict[str, Any] = {
+        "type": kind, "x": mouse.x, "y": mouse.y, "button": button, "buttons": mouse.buttons,
+        "clickCount": click_count, "modifiers": modifiers, **extra,
+    }
+    await session.send("Input.dispatchMouseEvent", params)
+
+
+async def mouse_move(session: Session, mouse: MouseState, x: float, y: float, steps: int = 1) -> None:
+    start_x, start_y = mouse.x, mouse.y
+    held = next(iter(mouse.pressed), "none")
+    for i in range(1, max(1, steps) + 1):
+        mouse.x = start_x + (x - start_x) * i / max(1, steps)
+        mouse.y = start_y + (y - start_y) * i / max(1, steps)
+        await mouse_event(session, "mouseMoved", mouse, button=held)
+
+
+async def mouse_down(session: Session, mouse: MouseState, button: str = "left", click_count: int = 1) -> None:
+    mouse.pressed.add(button)
+    await mouse_event(session, "mousePressed", mouse, button=button, click_count=click_count)
+
+
+async def mouse_up(session: Session, mouse: MouseState, button: str = "left", click_count: int = 1) -> None:
+    mouse.pressed.discard(button)
+    await mouse_event(session, "mouseReleased", mouse, button=button, click_count=click_count)
+
+
+async def click(session: Session, mouse: MouseState, x: float, y: float, *, button: str = "left",
+                click_count: int = 1) -> None:
+    """Move, then press and release ``click_count`` times (a double click is 1 then 2)."""
+    await mouse_move(session, mouse, x, y)
+    for count in range(1, click_count + 1):
+        await mouse_down(session, mouse, button, count)
+        await mouse_up(session, mouse, button, count)
+
+
+async def wheel(session: Session, mouse: MouseState, delta_x: float, delta_y: float) -> None:
+    await mouse_event(session, "mouseWheel", mouse, deltaX=delta_x, deltaY=delta_y)
+
+
+async def key_event(session: Session, kind: str, key: KeyDef, modifiers: int = 0) -> None:
+    params: dict[str, Any] = {
+        "type": kind, "key": key.key, "code": key.code, "windowsVirtualKeyCode": key.key_code,
+        "nativeVirtualKeyCode": key.key_code, "modifiers": modifiers, "location": key.location,
+    }
+    # Text goes with keyDown only, and not while Control/Alt/Meta are held (a shortcut).
+    if kind == "keyDown" and key.text and not (modifiers & 0b0111):
+        params["text"] = params["unmodifiedText"] = key.text
+    elif kind == "keyDown":
+        params["type"] = "rawKeyDown"
+    await session.send("Input.dispatchKeyEvent", params)
+
+
+async def press(session: Session, combo: str) -> None:
+    """Press and release a key or a combo such as ``Control+A``."""
+    modifiers, key = parse_combo(combo)
+    held = 0
+    for mod in modifiers:
+        held |= modifier_mask([mod])
+        await key_event(session, "keyDown", mod, held)
+    await key_event(session, "keyDown", key, held)
+    await key_event(session, "keyUp", key, held)
+    for mod in reversed(modifiers):
+        held &= ~modifier_mask([mod])
+        await key_event(session, "keyUp", mod, held)
+
+
+async def type_text(session: Session, text: str) -> None:
+    """Type like a keyboard: real key events per character; characters off the layout are inserted."""
+    for char in text:
+        key = char_def(char)
+        if key.code:
+            await key_event(session, "keyDown", key)
+            await key_event(session, "keyUp", key)
+        else:
+            await session.send("Input.insertText", {"text": char})

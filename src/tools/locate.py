@@ -1,0 +1,253 @@
+"""Find elements for tools, wait until they can be acted on, and act with real input.
+
+``find`` runs ``LOCATE_FUNCTION`` in the current frame; it polls inside the
+page, so one call covers the whole wait. When navigation destroys the frame's
+context mid-wait, the call is retried with the time that is left.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import trio
+
+from cdpdriver import CDPError, JavaScriptError, ProtocolError, Session
+
+from . import inputs
+from .errors import ToolError
+from .locate_js import LOCATE_FUNCTION
+from .session import ToolSession
+from .tab import FrameRef, Tab
+
+_CONTEXT_LOST = ("Execution context was destroyed", "Cannot find context", "Inspected target navigated",
+                 "context with specified id", "Promise was collected")
+
+
+@dataclass
+class Element:
+    tab: Tab
+    frame: FrameRef
+    object_id: str
+    description: str
+
+    @property
+    def session(self) -> Session:
+        return self.frame.session
+
+    async def call(self, function: str, *args: Any, by_value: bool = True, user_gesture: bool = False) -> Any:
+        """Call ``function(this=element, ...args)`` in the page and return its value."""
+        reply = await self.session.send("Runtime.callFunctionOn", {
+            "functionDeclaration": function,
+            "objectId": self.object_id,
+            "arguments": [{"value": a} for a in args],
+            "returnByValue": by_value,
+            "awaitPromise": True,
+            "userGesture": user_gesture,
+        })
+        return _value(reply, by_value)
+
+    async def center(self) -> tuple[float, float]:
+        """The element's visible centre in top-level viewport coordinates."""
+        try:
+            quads = (await self.session.send("DOM.getContentQuads", {"objectId": self.object_id}))["quads"]
+        except ProtocolError:
+            quads = []
+        if not quads:
+            box = await self.call("function() { const r = this.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; }")
+            x, y = box[0] + box[2] / 2, box[1] + box[3] / 2
+        else:
+            q = max(quads, key=_quad_area)
+            x, y = sum(q[0::2]) / 4, sum(q[1::2]) / 4
+        return x + self.frame.offset[0], y + self.frame.offset[1]
+
+    async def box(self) -> dict[str, float]:
+        x, y, w, h = await self.call(
+            "function() { const r = this.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; }"
+        )
+        return {"x": x + self.frame.offset[0], "y": y + self.frame.offset[1], "width": w, "height": h}
+
+    async def click(self, *, button: str = "left", click_count: int = 1) -> None:
+        x, y = await self.center()
+        await guard_dialog(self.tab, inputs.click(self.tab.session, self.tab.mouse, x, y,
+                                                   button=button, click_count=click_count))
+
+    async def focus(self) -> None:
+        await self.call("function() { this.focus(); }")
+
+
+def _quad_area(q: list[float]) -> float:
+    return abs((q[0] * q[3] - q[1] * q[2]) + (q[2] * q[5] - q[3] * q[4]) + (q[4] * q[7] - q[5] * q[6])
+               + (q[6] * q[1] - q[7] * q[0])) / 2
+
+
+def _value(reply: dict[str, Any], by_value: bool) -> Any:
+    details = reply.get("exceptionDetails")
+    if details:
+        exc = details.get("exception") or {}
+        raise JavaScriptError(str(exc.get("description") or details.get("text", "error")).split("\n")[0])
+    result = reply.get("result") or {}
+    if not by_value:
+        return result
+    return result.get("value")
+
+
+async def current_frame(session: ToolSession, tab: Tab) -> FrameRef:
+    """The frame chosen with frame_select, or the main frame."""
+    if tab.frame is not None:
+        if tab.frame.session is tab.session and tab.frame.frame_id in tab.contexts:
+            tab.frame.context_id = tab.contexts[tab.frame.frame_id]
+        return tab.frame
+    return FrameRef(tab.session, tab.page.main_frame_id, None, "main")
+
+
+def frame_label(frame: FrameRef) -> str:
+    return "main" if frame.name == "main" else f"{frame.name or frame.url or frame.frame_id}"
+
+
+async def find(
+    session: ToolSession,
+    locator: dict[str, Any],
+    *,
+    state: str = "visible",
+    timeout_ms: int,
+    enabled: bool = False,
+    editable: bool = False,
+    hit_target: bool = False,
+    scroll: bool = True,
+) -> Element | None:
+    """Wait until the located element reaches ``state``; None for the hidden/detached states."""
+    tab = await session.tab()
+    check_no_dialog(tab)
+    frame = await current_frame(session, tab)
+    options = {"scroll": scroll, "enabled": enabled, "editable": editable, "hitTarget": hit_target,
+               "visibleFirst": state != "attached"}
+    deadline = trio.current_time() + timeout_ms / 1000
+    while True:
+        remaining_ms = max(0, int((deadline - trio.current_time()) * 1000))
+        params: dict[str, Any] = {
+            "expression": f"({LOCATE_FUNCTION})({json.dumps(locator)}, {json.dumps(state)}, "
+                          f"{remaining_ms}, {json.dumps(options)})",
+            "awaitPromise": True,
+            "returnByValue": False,
+        }
+        if frame.context_id is not None:
+            params["contextId"] = frame.context_id
+        try:
+            with trio.move_on_after(remaining_ms / 1000 + 5):
+                reply = await _until_dialog(tab, frame.session.send("Runtime.evaluate", params,
+                                                                    timeout=remaining_ms / 1000 + 10))
+                return _element_from(reply, tab, frame, locator, state, remaining_ms)
+            raise ToolError("timeout", f"{_describe(locator)} did not become {state} within {timeout_ms} ms")
+        except ProtocolError as exc:
+            if any(marker in str(exc) for marker in _CONTEXT_LOST) and trio.current_time() < deadline:
+                await trio.sleep(0.05)
+                frame = await current_frame(session, tab)
+                continue
+            raise
+
+
+def _element_from(reply: dict[str, Any] | None, tab: Tab, frame: FrameRef, locator: dict[str, Any],
+                  state: str, waited_ms: int) -> Element | None:
+    if reply is None:
+        raise ToolError("dialog_open", _dialog_message(tab))
+    details = reply.get("exceptionDetails")
+    if details:
+        text = str((details.get("exception") or {}).get("description") or details.get("text", ""))
+        first = text.split("\n")[0].removeprefix("Error: ")
+        try:
+            info = json.loads(first)
+        except ValueError:
+            raise JavaScriptError(first) from None
+        code = info.get("code", "timeout")
+        where = f"in frame {frame_label(frame)}"
+        if code == "element_not_found":
+            message = (f"{_describe(locator)} matched 0 elements {where} after {waited_ms} ms; "
+                       "call page_inspect to see the page's elements")
+        elif code == "invalid_arguments":
+            message = f"{_describe(locator)}: {info.get('message')}"
+        else:
+            message = f"{_describe(locator)} {where}: {info.get('message')} after {waited_ms} ms"
+        raise ToolError(code, message)
+    result = reply.get("result") or {}
+    if result.get("subtype") == "null" or result.get("type") == "undefined":
+        return None
+    return Element(tab, frame, result["objectId"], _describe(locator))
+
+
+def _describe(locator: dict[str, Any]) -> str:
+    kind, value = locator["kind"], locator["value"]
+    if kind == "css":
+        return f"selector {value!r}"
+    if kind == "role" and locator.get("name"):
+        return f"role {value!r} named {locator['name']!r}"
+    return f"{kind} {value!r}"
+
+
+async def element(session: ToolSession, locator: dict[str, Any] | str, timeout_ms: int, *,
+                  state: str = "visible", **checks: bool) -> Element:
+    """Like ``find`` but always returns an element (for the attached/visible/actionable states)."""
+    loc = {"kind": "css", "value": locator, "name": None} if isinstance(locator, str) else locator
+    found = await find(session, loc, state=state, timeout_ms=timeout_ms, **checks)
+    assert found is not None
+    return found
+
+
+async def actionable(session: ToolSession, locator: dict[str, Any] | str, timeout_ms: int, **checks: bool) -> Element:
+    """Visible, stable, scrolled into view and not covered: ready for a real click."""
+    checks.setdefault("hit_target", True)
+    return await element(session, locator, timeout_ms, state="actionable", **checks)
+
+
+def check_no_dialog(tab: Tab) -> None:
+    if tab.dialog is not None:
+        raise ToolError("dialog_open", _dialog_message(tab))
+
+
+def _dialog_message(tab: Tab) -> str:
+    kind = tab.dialog.type if tab.dialog else "dialog"
+    text = tab.dialog.message if tab.dialog else ""
+    return f"a {kind} dialog is open ({text!r}); call dialog_handle to accept or dismiss it first"
+
+
+async def _until_dialog(tab: Tab, command: Any) -> Any:
+    """Run a command, but stop waiting if the page opens a dialog (the command would block)."""
+    result: list[Any] = [None]
+    async with trio.open_nursery() as nursery:
+        async def run() -> None:
+            result[0] = await command
+            nursery.cancel_scope.cancel()
+
+        async def watch() -> None:
+            await tab.dialog_opened.wait()
+            nursery.cancel_scope.cancel()
+
+        nursery.start_soon(run)
+        nursery.start_soon(watch)
+    return result[0]
+
+
+async def guard_dialog(tab: Tab, command: Any) -> None:
+    """Input that opens a dialog must not hang the tool: the dialog is reported instead."""
+    await _until_dialog(tab, command)
+
+
+async def evaluate(session: ToolSession, expression: str, *, await_promise: bool = True,
+                   by_value: bool = True, timeout: float | None = None) -> Any:
+    """Evaluate in the current frame's main world."""
+    tab = await session.tab()
+    check_no_dialog(tab)
+    frame = await current_frame(session, tab)
+    params: dict[str, Any] = {"expression": expression, "awaitPromise": await_promise,
+                              "returnByValue": by_value, "userGesture": True}
+    if frame.context_id is not None:
+        params["contextId"] = frame.context_id
+    reply = await _until_dialog(tab, frame.session.send("Runtime.evaluate", params, timeout=timeout))
+    if reply is None:
+        raise ToolError("dialog_open", _dialog_message(tab))
+    return _value(reply, by_value)
+
+
+__all__ = ["CDPError", "Element", "actionable", "check_no_dialog", "current_frame", "element", "evaluate",
+           "find", "guard_dialog"]

@@ -1,0 +1,1 @@
+"""One module per tool namespace; each declares its tools with ``tools.registry.tool``."""

@@ -1,0 +1,142 @@
+"""The one registry: every tool is declared once, everything else is derived.
+
+A declaration is a handler with its input and output models. The MCP tool
+list, the ``--list-tools`` catalog, the docs and ``batch_execute`` all read
+this registry, so there is exactly one dispatcher: ``call``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ValidationError
+
+from .errors import ToolError, from_exception, invalid_arguments
+
+if TYPE_CHECKING:
+    from .session import ToolSession
+
+Handler = Callable[["ToolSession", Any], Awaitable[BaseModel]]
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    input_model: type[BaseModel]
+    output_model: type[BaseModel]
+    handler: Handler = field(compare=False)
+    records: bool = False
+
+    @property
+    def namespace(self) -> str:
+        return self.name.split("_", 1)[0]
+
+    @cached_property
+    def input_schema(self) -> dict[str, Any]:
+        return _clean_schema(self.input_model.model_json_schema())
+
+    @cached_property
+    def output_schema(self) -> dict[str, Any]:
+        return _clean_schema(self.output_model.model_json_schema(mode="serialization"))
+
+
+REGISTRY: dict[str, Tool] = {}
+
+
+def tool(
+    name: str,
+    input: type[BaseModel],
+    output: type[BaseModel],
+    *,
+    records: bool = False,
+) -> Callable[[Handler], Handler]:
+    """Declare a tool; its description is the handler's docstring, written for an agent."""
+
+    def register(handler: Handler) -> Handler:
+        if name in REGISTRY:
+            raise ValueError(f"tool {name} declared twice")
+        if name.count("_") < 1:
+            raise ValueError(f"tool name {name} is not namespace_verb_target")
+        description = _paragraphs(inspect.cleandoc(handler.__doc__ or ""))
+        if not description:
+            raise ValueError(f"tool {name} has no description")
+        REGISTRY[name] = Tool(name, description, input, output, handler, records)
+        return handler
+
+    return register
+
+
+def _paragraphs(text: str) -> str:
+    """Docstring line breaks are layout, not meaning: keep only paragraph breaks."""
+    return "\n\n".join(" ".join(p.split()) for p in text.split("\n\n") if p.strip())
+
+
+def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """Drop pydantic's per-model titles: they cost agent tokens and say nothing."""
+    schema = dict(schema)
+    schema.pop("title", None)
+    props = schema.get("properties")
+    if isinstance(props, dict):
+        schema["properties"] = {k: {kk: vv for kk, vv in v.items() if kk != "title"} for k, v in props.items()}
+    return schema
+
+
+@dataclass
+class Outcome:
+    """The result of one tool call, as both the MCP server and batch_execute need it."""
+
+    tool: str
+    ok: bool
+    data: dict[str, Any]
+    duration_ms: float
+    arguments: dict[str, Any]
+
+
+Observer = Callable[[Tool, dict[str, Any], Outcome], None]
+
+
+async def call(session: ToolSession, name: str, arguments: dict[str, Any] | None) -> Outcome:
+    """Validate once, run the handler, shape the output; failures become error bodies."""
+    started = time.perf_counter()
+    args = dict(arguments or {})
+    spec = REGISTRY.get(name) if session.exposes(name) else None
+    try:
+        if spec is None:
+            raise ToolError("not_found", f"no tool named {name!r}; list the tools to see what exists")
+        try:
+            parsed = spec.input_model.model_validate(args)
+        except ValidationError as exc:
+            raise invalid_arguments(exc, name) from None
+        result = await spec.handler(session, parsed)
+        data = result.model_dump(mode="json")
+        ok = True
+    except Exception as exc:  # every failure becomes a typed error result
+        error = from_exception(exc)
+        if error.code == "internal_error":
+            session.log.exception("tool %s failed", name)
+        if error.code == "no_browser":
+            await session.forget_dead_browser()
+        data, ok = error.body(), False
+    outcome = Outcome(name, ok, data, (time.perf_counter() - started) * 1000, args)
+    if spec is not None:
+        session.notify(spec, outcome)
+    return outcome
+
+
+def catalog(tools: list[Tool] | None = None) -> dict[str, Any]:
+    """``--list-tools`` output: tools, per-namespace counts, total."""
+    chosen = tools if tools is not None else sorted(REGISTRY.values(), key=lambda t: t.name)
+    categories: dict[str, int] = {}
+    for t in chosen:
+        categories[t.namespace] = categories.get(t.namespace, 0) + 1
+    return {
+        "tools": [{"name": t.name, "description": t.description, "category": t.namespace} for t in chosen],
+        "categories": dict(sorted(categories.items())),
+        "total": len(chosen),
+    }

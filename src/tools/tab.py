@@ -1,0 +1,263 @@
+"""A tab as the tools see it: the driver page plus what happened in it since it opened.
+
+One helper task per tab records console messages, network requests, dialogs
+and execution contexts from the moment the tab opens, so an agent can ask
+afterwards what the page logged or fetched.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from cdpdriver import CDPError, Page, Session
+
+from .inputs import MouseState
+
+log = logging.getLogger(__name__)
+
+CONSOLE_KEPT = 2000
+REQUESTS_KEPT = 5000
+LOGS_KEPT = 2000
+_CONSOLE_TYPES = {"warning": "warn", "assert": "error", "trace": "log", "dir": "log", "table": "log"}
+
+
+@dataclass
+class Dialog:
+    type: str
+    message: str
+    default_value: str = ""
+    url: str = ""
+
+
+@dataclass
+class FrameRef:
+    """Where element and script tools act: a session and, for in-process frames, a context."""
+
+    session: Session
+    frame_id: str
+    context_id: int | None = None
+    name: str = ""
+    url: str = ""
+    offset: tuple[float, float] = (0.0, 0.0)
+
+
+@dataclass
+class RequestRecord:
+    request_id: str
+    url: str
+    method: str
+    resource_type: str
+    status: int = 0
+    status_text: str = ""
+    response_size: int = 0
+    mime_type: str = ""
+    failed: bool = False
+    error_text: str | None = None
+    started: float = 0.0
+    finished: float | None = None
+    request_headers: dict[str, Any] = field(default_factory=dict)
+    response_headers: dict[str, Any] = field(default_factory=dict)
+    post_data: str | None = None
+
+
+class Tab:
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.console: deque[dict[str, Any]] = deque(maxlen=CONSOLE_KEPT)
+        self.browser_logs: deque[dict[str, Any]] = deque(maxlen=LOGS_KEPT)
+        self.requests: OrderedDict[str, RequestRecord] = OrderedDict()
+        self.dialog: Dialog | None = None
+        self.dialog_opened = trio.Event()
+        self.contexts: dict[str, int] = {}
+        self.frame: FrameRef | None = None
+        self.mouse = MouseState()
+        self.scope = trio.CancelScope()
+
+    @property
+    def id(self) -> str:
+        return self.page.target_id
+
+    @property
+    def session(self) -> Session:
+        return self.page.session
+
+    async def start(self, nursery: trio.Nursery, init_scripts: list[str]) -> None:
+        """Begin recording, then enable the domains whose events we record."""
+        events = self.session.listen(raw=True)
+        nursery.start_soon(self._record, events)
+        await self.session.send("Runtime.enable")
+        await self.session.send("Network.enable", {"maxPostDataSize": 65536})
+        await self.session.send("Log.enable")
+        for source in init_scripts:
+            await self.session.send("Page.addScriptToEvaluateOnNewDocument", {"source": source})
+
+    async def _record(self, events: Any) -> None:
+        with self.scope, events:
+            async for event in events:
+                try:
+                    self._on_event(event.method, event.params)
+                except Exception:  # one odd event must not stop the recording
+                    log.exception("tab event %s", event.method)
+
+    def _on_event(self, method: str, params: dict[str, Any]) -> None:
+        handler = _HANDLERS.get(method)
+        if handler is not None:
+            handler(self, params)
+
+    # -- event handlers (one per recorded event) -----------------------------------
+
+    def _console(self, params: dict[str, Any]) -> None:
+        args = params.get("args") or []
+        frame = ((params.get("stackTrace") or {}).get("callFrames") or [{}])[0]
+        kind = params.get("type", "log")
+        self.console.append({
+            "type": _CONSOLE_TYPES.get(kind, kind),
+            "text": " ".join(_remote_text(a) for a in args),
+            "args": [_remote_value(a) for a in args],
+            "url": frame.get("url", ""),
+            "line": int(frame.get("lineNumber", -1)) + 1,
+            "stack": (params.get("stackTrace") or {}).get("callFrames") or [],
+            "timestamp": params.get("timestamp"),
+        })
+
+    def _exception(self, params: dict[str, Any]) -> None:
+        details = params.get("exceptionDetails") or {}
+        exc = details.get("exception") or {}
+        self.console.append({
+            "type": "error",
+            "text": exc.get("description") or details.get("text", "Uncaught exception"),
+            "args": [],
+            "url": details.get("url", ""),
+            "line": int(details.get("lineNumber", -1)) + 1,
+            "stack": (details.get("stackTrace") or {}).get("callFrames") or [],
+            "timestamp": params.get("timestamp"),
+        })
+
+    def _log_entry(self, params: dict[str, Any]) -> None:
+        entry = params.get("entry") or {}
+        self.browser_logs.append({
+            "source": entry.get("source", ""), "level": entry.get("level", ""),
+            "text": entry.get("text", ""), "url": entry.get("url", ""),
+            "timestamp": entry.get("timestamp"),
+        })
+
+    def _request(self, params: dict[str, Any]) -> None:
+        request = params.get("request") or {}
+        request_id = params.get("requestId", "")
+        record = self.requests.get(request_id)
+        if record is not None and params.get("redirectResponse"):
+            # A redirect reuses the id: keep the hop under its own key.
+            self.requests[f"{request_id}#{len(self.requests)}"] = record
+            del self.requests[request_id]
+        self.requests[request_id] = RequestRecord(
+            request_id=request_id, url=request.get("url", ""), method=request.get("method", "GET"),
+            resource_type=params.get("type", "Other"), started=params.get("timestamp") or 0.0,
+            request_headers=request.get("headers") or {}, post_data=request.get("postData"),
+        )
+        while len(self.requests) > REQUESTS_KEPT:
+            self.requests.popitem(last=False)
+
+    def _response(self, params: dict[str, Any]) -> None:
+        record = self.requests.get(params.get("requestId", ""))
+        if record is None:
+            return
+        response = params.get("response") or {}
+        record.status = int(response.get("status") or 0)
+        record.status_text = response.get("statusText", "")
+        record.mime_type = response.get("mimeType", "")
+        record.response_headers = response.get("headers") or {}
+
+    def _finished(self, params: dict[str, Any]) -> None:
+        record = self.requests.get(params.get("requestId", ""))
+        if record is not None:
+            record.response_size = int(params.get("encodedDataLength") or 0)
+            record.finished = params.get("timestamp")
+
+    def _failed(self, params: dict[str, Any]) -> None:
+        record = self.requests.get(params.get("requestId", ""))
+        if record is not None:
+            record.failed = True
+            record.error_text = params.get("errorText")
+            record.finished = params.get("timestamp")
+
+    def _dialog_opening(self, params: dict[str, Any]) -> None:
+        self.dialog = Dialog(params.get("type", "alert"), params.get("message", ""),
+                             params.get("defaultPrompt", ""), params.get("url", ""))
+        self.dialog_opened.set()
+
+    def _dialog_closed(self, params: dict[str, Any]) -> None:
+        self.dialog = None
+        self.dialog_opened = trio.Event()
+
+    def _context_created(self, params: dict[str, Any]) -> None:
+        context = params.get("context") or {}
+        aux = context.get("auxData") or {}
+        if aux.get("isDefault") and aux.get("frameId"):
+            self.contexts[aux["frameId"]] = int(context["id"])
+
+    def _context_destroyed(self, params: dict[str, Any]) -> None:
+        gone = params.get("executionContextId")
+        for frame_id, context_id in list(self.contexts.items()):
+            if context_id == gone:
+                del self.contexts[frame_id]
+
+    def _contexts_cleared(self, params: dict[str, Any]) -> None:
+        self.contexts.clear()
+
+    def _frame_detached(self, params: dict[str, Any]) -> None:
+        if self.frame is not None and self.frame.frame_id == params.get("frameId"):
+            self.frame = None
+
+    # -- queries -----------------------------------------------------------------
+
+    async def title(self) -> str:
+        try:
+            info = await self.page.browser.session.send("Target.getTargetInfo", {"targetId": self.id}, timeout=5)
+            return str(info["targetInfo"].get("title", ""))
+        except CDPError:
+            return ""
+
+    async def url(self) -> str:
+        try:
+            info = await self.page.browser.session.send("Target.getTargetInfo", {"targetId": self.id}, timeout=5)
+            return str(info["targetInfo"].get("url", ""))
+        except CDPError:
+            return ""
+
+    def close(self) -> None:
+        self.scope.cancel()
+
+
+_HANDLERS = {
+    "Runtime.consoleAPICalled": Tab._console,
+    "Runtime.exceptionThrown": Tab._exception,
+    "Runtime.executionContextCreated": Tab._context_created,
+    "Runtime.executionContextDestroyed": Tab._context_destroyed,
+    "Runtime.executionContextsCleared": Tab._contexts_cleared,
+    "Log.entryAdded": Tab._log_entry,
+    "Network.requestWillBeSent": Tab._request,
+    "Network.responseReceived": Tab._response,
+    "Network.loadingFinished": Tab._finished,
+    "Network.loadingFailed": Tab._failed,
+    "Page.javascriptDialogOpening": Tab._dialog_opening,
+    "Page.javascriptDialogClosed": Tab._dialog_closed,
+    "Page.frameDetached": Tab._frame_detached,
+}
+
+
+def _remote_value(remote: dict[str, Any]) -> Any:
+    if "value" in remote:
+        return remote["value"]
+    if "unserializableValue" in remote:
+        return remote["unserializableValue"]
+    return remote.get("description") or remote.get("type")
+
+
+def _remote_text(remote: dict[str, Any]) -> str:
+    value = _remote_value(remote)
+    return value if isinstance(value, str) else str(value if value is not None else remote.get("type", ""))

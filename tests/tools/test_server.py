@@ -1,0 +1,90 @@
+"""The server itself: catalog, schemas, argument errors, browser lifecycle, stdio."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from mcp import Client, StdioServerParameters
+
+from a11y.mcp_server import build_server
+from tools.session import ServerConfig
+
+
+def _list_tools(*extra: str) -> dict:
+    out = subprocess.run([sys.executable, "-m", "a11y", "mcp", "--list-tools", *extra],
+                         capture_output=True, text=True, check=True, timeout=60)
+    return json.loads(out.stdout)
+
+
+def test_list_tools_shape_and_counts():
+    data = _list_tools()
+    assert set(data) == {"tools", "categories", "total"}
+    assert data["total"] == len(data["tools"]) == sum(data["categories"].values())
+    for entry in data["tools"]:
+        assert set(entry) == {"name", "description", "category"}
+        assert entry["name"].startswith(entry["category"] + "_")
+        assert len(entry["description"]) > 20
+    assert data["categories"]["browser"] == 2
+    assert data["categories"]["config"] == 1
+
+
+def test_list_tools_subset():
+    data = _list_tools("--namespaces", "browser")
+    assert {t["name"] for t in data["tools"]} == {"browser_launch", "browser_quit"}
+    data = _list_tools("--tools", "config_get")
+    assert data["total"] == 1
+
+
+async def test_every_tool_has_input_and_output_schema(mcp):
+    listing = await mcp.client.list_tools()
+    assert listing.tools
+    for t in listing.tools:
+        assert t.input_schema["type"] == "object"
+        assert t.output_schema and t.output_schema["type"] == "object"
+
+
+async def test_config_and_browser_lifecycle(mcp):
+    before = await mcp.ok("config_get")
+    assert before["project"] == "a11y"
+    assert before["default_timeout_ms"] == 5000
+    assert before["browser_launched"] is False
+    launched = await mcp.ok("browser_launch", {})
+    assert "running" in launched["message"]
+    assert (await mcp.ok("config_get"))["browser_launched"] is True
+    await mcp.ok("browser_quit")
+    assert (await mcp.ok("config_get"))["browser_launched"] is False
+    assert "no browser" in (await mcp.ok("browser_quit"))["message"]
+
+
+async def test_bad_arguments_name_the_field(mcp):
+    err = await mcp.fail("browser_launch", {"headless": "yes please"})
+    assert err["code"] == "invalid_arguments"
+    assert err["details"][0]["field"] == "headless"
+    err = await mcp.fail("browser_launch", {"headles": True})
+    assert err["code"] == "invalid_arguments"
+    assert err["details"][0]["field"] == "headles"
+    err = await mcp.fail("no_such_tool", {})
+    assert err["code"] == "not_found"
+
+
+async def test_project_name_is_configurable(chromium, tmp_path):
+    config = ServerConfig(browser_url=chromium.ws_url, isolated=True, output_dir=tmp_path, project="shop")
+    async with Client(build_server(config)) as client:
+        result = await client.call_tool("config_get", {})
+        assert result.structured_content["project"] == "shop"
+
+
+async def test_stdio_transport_end_to_end(chromium, tmp_path):
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "a11y", "mcp", "--browser-url", chromium.ws_url, "--output-dir", str(tmp_path)],
+    )
+    async with Client(params) as client:
+        tools = await client.list_tools()
+        assert any(t.name == "config_get" for t in tools.tools)
+        result = await client.call_tool("browser_launch", {})
+        assert not result.is_error, result
+        result = await client.call_tool("config_get", {})
+        assert result.structured_content["browser_launched"] is True
