@@ -8,7 +8,7 @@ a dead browser is forgotten so the next call relaunches it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -52,6 +52,8 @@ class ToolSession:
         self.context_id: str | None = None
         self.init_scripts: list[str] = list(config.init_scripts)
         self.observers: list[Observer] = []
+        # Called for every tab as it opens (popups included), e.g. to apply routes or offline mode.
+        self.tab_hooks: list[Callable[[Tab], Awaitable[None]]] = []
         self.call_lock = trio.Lock()
         self._state: dict[str, Any] = {}
         self._stop = trio.Event()
@@ -188,6 +190,8 @@ class ToolSession:
     async def _adopt(self, page: Any) -> Tab:
         tab = Tab(page)
         await tab.start(self._nursery, self.init_scripts)
+        for hook in list(self.tab_hooks):
+            await hook(tab)
         self.tabs.append(tab)
         return tab
 

@@ -77,6 +77,7 @@ class Tab:
         self.frame: FrameRef | None = None
         self.mouse = MouseState()
         self.scope = trio.CancelScope()
+        self.extras: dict[str, Any] = {}  # per-tab state a namespace keeps (routes, coverage…)
 
     @property
     def id(self) -> str:
