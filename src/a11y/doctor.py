@@ -18,7 +18,8 @@ async def _check_browser() -> tuple[bool, str]:
     try:
         path = find_chromium()
     except CDPError as exc:
-        return False, f"browser: MISSING — {exc}"
+        return False, (f"browser: MISSING — {exc}\n  remedy: apt-get install chromium "
+                       "(or bash scripts/install.sh), or point CHROME_PATH at a Chromium binary")
     try:
         with trio.fail_after(30):
             async with launch() as browser:
@@ -34,7 +35,7 @@ def _check_axe() -> tuple[bool, str]:
     try:
         bundle = load_bundle()
     except AxeBundleMissing as exc:
-        return False, f"axe-core: MISSING — {exc}"
+        return False, f"axe-core: MISSING — {exc}\n  remedy: bash scripts/install.sh (fetches the pinned bundle)"
     return True, f"axe-core: {bundle.version} at {bundle.path}"
 
 

@@ -35,6 +35,9 @@ def _candidates() -> list[Path]:
 
 
 def find_bundle() -> Path:
+    override = os.environ.get("A11Y_AXE_PATH")
+    if override and not Path(override).is_file():
+        raise AxeBundleMissing(f"A11Y_AXE_PATH {override!r} is not a file; fix it or unset it")
     for path in _candidates():
         if path.is_file():
             return path

@@ -66,23 +66,22 @@ atexit.register(_kill_leftover_groups)
 
 
 def find_chromium(explicit: str | None = None) -> str:
-    """The browser binary: the argument, ``CHROME_PATH``, Debian's real binary, then PATH."""
-    candidates: list[str] = []
-    if explicit:
-        candidates.append(explicit)
-    if os.environ.get("CHROME_PATH"):
-        candidates.append(os.environ["CHROME_PATH"])
-    candidates.append(DEBIAN_CHROMIUM)
-    for name in _FALLBACK_NAMES:
-        found = shutil.which(name)
-        if found:
-            candidates.append(found)
+    """The browser binary: the argument, ``CHROME_PATH``, Debian's real binary, then PATH.
+
+    An explicit choice (argument or ``CHROME_PATH``) that is not an executable
+    file is an error rather than a silent fallback to another browser.
+    """
+    for chosen, origin in ((explicit, "the given path"), (os.environ.get("CHROME_PATH"), "CHROME_PATH")):
+        if chosen:
+            if os.path.isfile(chosen) and os.access(chosen, os.X_OK):
+                return chosen
+            raise BrowserNotFound(f"{origin} {chosen!r} is not an executable file; fix it or unset it")
+    candidates = [DEBIAN_CHROMIUM, *filter(None, (shutil.which(n) for n in _FALLBACK_NAMES))]
     for path in candidates:
         if os.path.isfile(path) and os.access(path, os.X_OK):
             return path
     raise BrowserNotFound(
-        "no Chromium found (tried CHROME_PATH, "
-        f"{DEBIAN_CHROMIUM}, {', '.join(_FALLBACK_NAMES)}); "
+        f"no Chromium found (tried {DEBIAN_CHROMIUM}, {', '.join(_FALLBACK_NAMES)}); "
         "install it with `apt-get install chromium` or set CHROME_PATH"
     )
 

@@ -83,11 +83,19 @@ async def test_killed_browser_fails_pending_command_fast_then_relaunch_works():
 def test_missing_binary_is_a_clear_error(monkeypatch):
     import cdpdriver.launcher as launcher
 
-    monkeypatch.setenv("CHROME_PATH", "/nonexistent/chrome")
+    monkeypatch.delenv("CHROME_PATH", raising=False)
     monkeypatch.setenv("PATH", "/nonexistent")
     monkeypatch.setattr(launcher, "DEBIAN_CHROMIUM", "/nonexistent/chromium")
     with pytest.raises(BrowserNotFound, match="apt-get install chromium"):
-        find_chromium("/nonexistent/also")
+        find_chromium()
+
+
+def test_bad_chrome_path_is_not_silently_ignored(monkeypatch):
+    monkeypatch.setenv("CHROME_PATH", "/nonexistent/chrome")
+    with pytest.raises(BrowserNotFound, match="CHROME_PATH"):
+        find_chromium()
+    monkeypatch.delenv("CHROME_PATH")
+    assert find_chromium().endswith("chromium")
 
 
 async def test_failed_start_reports_stderr(tmp_path):
