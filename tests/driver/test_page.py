@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 import trio
 
@@ -80,3 +82,31 @@ async def test_set_content_and_reload(page, site):
     assert await page.title() == "R!"
     await page.set_content("<title>fresh</title>")
     assert await page.title() == "fresh"
+
+
+async def test_renderer_crash_fails_pending_commands_with_target_crashed(browser):
+    from cdpdriver import TargetCrashed
+
+    async with browser.context() as ctx:
+        page = await ctx.new_page()
+        await page.session.send("Inspector.enable")
+        failures: list[BaseException] = []
+
+        async def hang() -> None:
+            try:
+                await page.evaluate("new Promise(() => {})", timeout=20)
+            except TargetCrashed as exc:
+                failures.append(exc)
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(hang)
+            await trio.sleep(0.1)
+            with trio.move_on_after(2), contextlib.suppress(TargetCrashed):
+                await page.session.send("Page.crash", timeout=2)  # the crash fails this one too
+            with trio.fail_after(1.5):
+                while not failures:
+                    await trio.sleep(0.01)
+        assert isinstance(failures[0], TargetCrashed)
+        with pytest.raises(TargetCrashed):
+            await page.evaluate("1")
+        await page.close()
