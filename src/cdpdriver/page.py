@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,7 @@ WAIT_STATES = {
     "networkalmostidle": "networkAlmostIdle",
 }
 NETWORK_QUIET_SECONDS = 0.5
+CHILD_HOOK_TIMEOUT = 10.0
 _LONG_LIVED_TYPES = {"EventSource", "WebSocket", "Ping"}
 
 
@@ -62,6 +64,9 @@ class Page:
         self.context_id = context_id
         self.target_id: str = session.target_id or ""
         self.children: dict[str, ChildTarget] = {}
+        # Awaited for every new child while it is still paused, so per-target set-up
+        # (request interception, emulation) applies from the child's first request.
+        self.child_hooks: list[Callable[[ChildTarget], Awaitable[None]]] = []
         self._lifecycle = _Lifecycle()
         self._changed = trio.Event()
         self._task_scopes: list[trio.CancelScope] = []
@@ -140,11 +145,11 @@ class Page:
         """Record a child target and always let it run, even if configuring it fails."""
         info = params.get("targetInfo") or {}
         child = Session(self.session.connection, params.get("sessionId"), info.get("targetId"))
-        self.children[child.session_id or ""] = ChildTarget(
-            child, info.get("type", ""), info.get("url", ""), parent_session_id
-        )
+        target = ChildTarget(child, info.get("type", ""), info.get("url", ""), parent_session_id)
+        self.children[child.session_id or ""] = target
         events = None
         try:
+            await self._run_child_hooks(target)
             if info.get("type") == "iframe":
                 # Grandchildren (an OOPIF inside an OOPIF) attach through the child.
                 events = child.listen(["Target.attachedToTarget", "Target.detachedFromTarget"], raw=True)
@@ -169,6 +174,17 @@ class Page:
                             nursery.start_soon(self._adopt_child, event.params, child.session_id)
                         else:
                             self.children.pop(event.params.get("sessionId", ""), None)
+
+    async def _run_child_hooks(self, target: ChildTarget) -> None:
+        """Run ``child_hooks`` on a paused child; a failing or slow hook never keeps it paused."""
+        for hook in list(self.child_hooks):
+            with trio.move_on_after(CHILD_HOOK_TIMEOUT):
+                try:
+                    await hook(target)
+                except CDPError as exc:
+                    log.debug("child hook on %s failed: %s", target.session.target_id, exc)
+                except Exception:  # a buggy hook must not take the page's helper task down
+                    log.exception("child hook on %s raised", target.session.target_id)
 
     # -- navigation ----------------------------------------------------------
 
@@ -212,6 +228,11 @@ class Page:
             await self._wait_network_idle()
         else:
             await self._wait_lifecycle(loader_id, WAIT_STATES[key])
+
+    async def track_network(self) -> None:
+        """Count in-flight requests from now on. Call it before ``navigate(wait_until="load")``
+        when a later ``wait_for_load_state("networkidle")`` must see the navigation's requests."""
+        await self._track_network()
 
     async def _track_network(self) -> None:
         """Count in-flight requests from now on (needs the Network domain)."""

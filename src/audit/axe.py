@@ -1,0 +1,406 @@
+"""Run axe-core over every frame of a page with its partial protocol, then merge the parts.
+
+Per frame (the top document, same-origin and cross-origin iframes, out-of-process iframes and
+frames inside open shadow roots) the vendored bundle is injected into a fresh isolated world
+(``Page.createIsolatedWorld`` with universal access), so page scripts can neither see axe nor
+patch the built-ins it relies on. In each frame ``axe.utils.getFrameContexts`` is called
+immediately before ``axe.runPartial`` (they share axe's flat tree); each frame selector is
+resolved with ``axe.utils.shadowSelect`` and ``DOM.describeNode`` to the child's frame id, which
+is either a frame of the same session or an auto-attached out-of-process child target whose
+target id equals the frame id. The partials are ordered depth-first as axe requires; a frame
+that fails becomes ``null`` (its descendants are left out) and is reported as untested.
+
+``axe.finishRun`` then runs in a clean ``about:blank`` page in its own browser context (the
+:class:`Finisher`), which is prepared in the background while the audited page loads. Large
+strings cross CDP in chunks, so no single message grows with the page.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from cdpdriver import Browser, CDPError, JavaScriptError, Page, ProtocolError, Session
+from cdpdriver.page import unwrap_evaluation
+from cdpdriver.protocol import dom, runtime
+from cdpdriver.protocol import page as page_domain
+
+from .axe_bundle import load_bundle
+
+log = logging.getLogger(__name__)
+
+WORLD_NAME = "a11y-axe"
+BRANDING = {"application": "a11y"}
+#: Characters per CDP message when a large string crosses in either direction.
+CHUNK_CHARS = 4_000_000
+FRAME_TIMEOUT = 20.0
+STEP_TIMEOUT = 30.0
+#: How long a frame id may take to show up as an attached out-of-process child.
+CHILD_ATTACH_WAIT = 3.0
+
+_RULE_IMPACTS: dict[str, str] | None = None
+
+
+class AxeRunError(Exception):
+    """axe-core could not run in the top frame, or could not merge the results."""
+
+
+@dataclass
+class PartialRun:
+    """The partials of every frame in depth-first order (None for a failed frame)."""
+
+    partials: list[str | None]
+    untested_frames: list[str] = field(default_factory=list)
+
+
+def rule_impacts() -> dict[str, str]:
+    """axe's declared impact per rule id (filled by the first Finisher; empty before)."""
+    return dict(_RULE_IMPACTS or {})
+
+
+# --------------------------------------------------------------------------- CDP helpers
+
+
+async def evaluate(
+    session: Session,
+    expression: str,
+    context_id: int,
+    *,
+    await_promise: bool = False,
+    timeout: float = STEP_TIMEOUT,
+) -> Any:
+    """Evaluate in one execution context of ``session`` and return the value."""
+    result = await session.execute(
+        runtime.evaluate(
+            expression=expression,
+            context_id=runtime.ExecutionContextId(context_id),
+            return_by_value=True,
+            await_promise=await_promise or None,
+        ),
+        timeout=timeout,
+    )
+    return unwrap_evaluation(result, True)
+
+
+async def isolated_world(session: Session, frame_id: str, name: str = WORLD_NAME) -> int:
+    """A fresh isolated world in ``frame_id`` (a frame the session's target renders)."""
+    context_id = await session.execute(
+        page_domain.create_isolated_world(
+            frame_id=page_domain.FrameId(frame_id), world_name=name, grant_univeral_access=True
+        ),
+        timeout=STEP_TIMEOUT,
+    )
+    return int(context_id)
+
+
+async def inject(session: Session, context_id: int, *, timeout: float = STEP_TIMEOUT) -> None:
+    """Load the bundle with one evaluate; ``;0`` keeps axe itself from being serialized."""
+    await evaluate(session, load_bundle().source + ";0", context_id, timeout=timeout)
+
+
+async def read_string(
+    session: Session, context_id: int, promise_name: str, *, timeout: float
+) -> str:
+    """Await the string promise ``globalThis[promise_name]`` and read it in chunks."""
+    head = await evaluate(
+        session,
+        f"globalThis.{promise_name}.then(s => {{ globalThis.{promise_name}Text = s;"
+        f" return s.length <= {CHUNK_CHARS} ? s : s.length; }})",
+        context_id,
+        await_promise=True,
+        timeout=timeout,
+    )
+    if isinstance(head, str):
+        return head
+    parts: list[str] = []
+    for start in range(0, int(head), CHUNK_CHARS):
+        parts.append(
+            await evaluate(
+                session,
+                f"globalThis.{promise_name}Text.slice({start}, {start + CHUNK_CHARS})",
+                context_id,
+            )
+        )
+    return "".join(parts)
+
+
+async def write_string(session: Session, context_id: int, name: str, text: str) -> None:
+    """Append ``text`` to ``globalThis[name]`` (an array of chunks) a chunk per message."""
+    for start in range(0, max(len(text), 1), CHUNK_CHARS):
+        await session.execute(
+            runtime.call_function_on(
+                f"function (chunk) {{ (globalThis.{name} ||= []).push(chunk); }}",
+                arguments=[runtime.CallArgument(value=text[start : start + CHUNK_CHARS])],
+                execution_context_id=runtime.ExecutionContextId(context_id),
+            ),
+            timeout=STEP_TIMEOUT,
+        )
+
+
+# --------------------------------------------------------------------------- partial runs
+
+
+@dataclass
+class _Frame:
+    session: Session
+    world: int
+    label: str
+
+
+class PartialRunner:
+    """``axe.runPartial`` in every frame of one page, children concurrently."""
+
+    def __init__(
+        self,
+        page: Page,
+        options: Mapping[str, Any],
+        *,
+        frame_timeout: float = FRAME_TIMEOUT,
+        run_timeout: float = 300.0,
+    ) -> None:
+        self.page = page
+        self.options_json = json.dumps(options)
+        self.frame_timeout = frame_timeout
+        self.run_timeout = run_timeout
+        self.untested: list[str] = []
+        self._top: _Frame | None = None
+
+    async def prepare(self) -> None:
+        """Load axe into the top frame ahead of :meth:`run` (e.g. while the page settles).
+
+        Best effort: if the page navigates meanwhile, or anything fails, ``run`` starts over.
+        """
+        session = self.page.session
+        try:
+            world = await isolated_world(session, self.page.main_frame_id)
+            await inject(session, world)
+        except CDPError as exc:
+            log.debug("early injection failed: %s", exc)
+            return
+        self._top = _Frame(session, world, "top frame")
+
+    async def run(self) -> PartialRun:
+        """Partials of the whole frame tree; a failure in the top frame raises AxeRunError."""
+        try:
+            partials = None
+            if self._top is not None:
+                try:
+                    partials = await self._run_frame(self._top, "document", self.run_timeout, True)
+                except (JavaScriptError, ProtocolError) as exc:  # e.g. the page navigated itself
+                    log.debug("early-injected world unusable, injecting again: %s", exc)
+            if partials is None:
+                session = self.page.session
+                world = await isolated_world(session, self.page.main_frame_id)
+                top = _Frame(session, world, "top frame")
+                partials = await self._run_frame(top, "document", self.run_timeout)
+        except (JavaScriptError, ProtocolError) as exc:
+            raise AxeRunError(f"axe-core could not run in the page: {exc}") from exc
+        return PartialRun(partials, self.untested)
+
+    async def _run_frame(
+        self, frame: _Frame, context_js: str, timeout: float, injected: bool = False
+    ) -> list[str | None]:
+        """[this frame's partial, *each child's partials] in depth-first order."""
+        if not injected:
+            await inject(frame.session, frame.world)
+        frame_contexts = await evaluate(
+            frame.session,
+            "(() => { const context = " + context_js + "; const options = " + self.options_json
+            + "; const frames = axe.utils.getFrameContexts(context, options);"
+            " globalThis.__a11yPartial = axe.runPartial(context, options)"
+            ".then(r => JSON.stringify(r)); return frames; })()",
+            frame.world,
+        )
+        children: list[list[str | None]] = [[None] for _ in frame_contexts or []]
+        async with trio.open_nursery() as nursery:
+            for index, spec in enumerate(frame_contexts or []):
+                nursery.start_soon(self._child, frame, spec, children, index)
+            own = await read_string(frame.session, frame.world, "__a11yPartial", timeout=timeout)
+        return [own, *(p for child in children for p in child)]
+
+    async def _child(
+        self, parent: _Frame, spec: Mapping[str, Any], out: list[list[str | None]], index: int
+    ) -> None:
+        """Run one child frame (and its descendants) into ``out[index]``; [None] on failure."""
+        selector = spec.get("frameSelector")
+        element: str | None = None
+        reason = ""
+        with trio.move_on_after(self.frame_timeout) as scope:
+            try:
+                element = await self._select(parent, selector)
+                child = await self._enter(parent, element)
+                out[index] = await self._run_frame(
+                    child, json.dumps(spec.get("frameContext") or {}), self.frame_timeout
+                )
+                return
+            except (CDPError, AxeRunError) as exc:
+                reason = str(exc)
+        if scope.cancelled_caught:
+            reason = f"no answer within {self.frame_timeout:g} s"
+        label = await self._frame_url(parent, element) or json.dumps(selector)
+        log.info("frame %s was not tested: %s", label, reason)
+        self.untested.append(label)
+
+    async def _select(self, parent: _Frame, selector: Any) -> str:
+        """Object id of the frame element ``selector`` names in the parent's world."""
+        result = await parent.session.execute(
+            runtime.evaluate(
+                expression=f"axe.utils.shadowSelect({json.dumps(selector)})",
+                context_id=runtime.ExecutionContextId(parent.world),
+                object_group="a11y-frames",
+            ),
+            timeout=STEP_TIMEOUT,
+        )
+        unwrap_evaluation(result, False)
+        if result.result.object_id is None:
+            raise AxeRunError(f"frame element {selector!r} not found")
+        return str(result.result.object_id)
+
+    async def _enter(self, parent: _Frame, element: str) -> _Frame:
+        """An isolated world in the frame ``element`` hosts, on whichever session renders it."""
+        node = await parent.session.execute(
+            dom.describe_node(object_id=runtime.RemoteObjectId(element)), timeout=STEP_TIMEOUT
+        )
+        frame_id = str(node.frame_id or "")
+        if not frame_id:
+            raise AxeRunError("the frame element has no document")
+        with trio.move_on_after(CHILD_ATTACH_WAIT):
+            while True:
+                session = self._child_session(frame_id)
+                if session is not None:
+                    return _Frame(session, await isolated_world(session, frame_id), frame_id)
+                try:  # an in-process frame lives on the parent's session
+                    world = await isolated_world(parent.session, frame_id)
+                    return _Frame(parent.session, world, frame_id)
+                except ProtocolError:
+                    await trio.sleep(0.02)  # an out-of-process frame not attached yet
+        raise AxeRunError(f"frame {frame_id} is neither local nor an attached child target")
+
+    def _child_session(self, frame_id: str) -> Session | None:
+        for child in list(self.page.children.values()):
+            if child.type == "iframe" and child.session.target_id == frame_id:
+                return child.session
+        return None
+
+    async def _frame_url(self, parent: _Frame, element: str | None) -> str:
+        """The failed frame's address as its element states it (for ``untestedFrames``)."""
+        if element is None:
+            return ""
+        with trio.move_on_after(2):
+            try:
+                result = await parent.session.execute(
+                    runtime.call_function_on(
+                        "function () { return this.src || (this.hasAttribute('srcdoc')"
+                        " ? 'about:srcdoc' : 'about:blank'); }",
+                        object_id=runtime.RemoteObjectId(element),
+                        return_by_value=True,
+                    ),
+                    timeout=2,
+                )
+                return str(result.result.value or "")
+            except CDPError:
+                pass
+        return ""
+
+
+# --------------------------------------------------------------------------- finishRun
+
+
+class Finisher:
+    """A blank page in its own browser context where ``axe.finishRun`` merges the partials.
+
+    Preparation (context, page, injection, configuration) starts at once in the background,
+    so it overlaps with loading the audited page; :meth:`finish` waits for it.
+    """
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self._context_id: str | None = None
+        self._page: Page | None = None
+        self._world = 0
+        self._ready = trio.Event()
+        self._error: BaseException | None = None
+        self.axe_version: str | None = None
+
+    async def prepare(self) -> None:
+        """Open the page and load axe; a failure is kept and raised by :meth:`finish`."""
+        try:
+            # Shielded so that a context the browser created is always recorded for disposal.
+            with trio.CancelScope(shield=True), trio.fail_after(STEP_TIMEOUT):
+                self._context_id = await self.browser.create_context()
+                self._page = await self.browser.new_page(
+                    context_id=self._context_id, auto_attach=False
+                )
+            await self._load_axe(self._page)
+        except Exception as exc:  # noqa: BLE001 - reported to the caller of finish()
+            self._error = exc
+        finally:
+            self._ready.set()
+
+    async def _load_axe(self, page: Page) -> None:
+        global _RULE_IMPACTS
+        world = await isolated_world(page.session, page.main_frame_id)
+        self._world = world
+        await inject(page.session, world)
+        want_impacts = _RULE_IMPACTS is None
+        info = await evaluate(
+            page.session,
+            f"axe.configure({{branding: {json.dumps(BRANDING)}}});"
+            f" ({{version: axe.version, impacts: {str(want_impacts).lower()}"
+            " ? Object.fromEntries(axe._audit.rules.map(r => [r.id, r.impact || null])) : null})",
+            world,
+        )
+        self.axe_version = info.get("version")
+        if want_impacts and isinstance(info.get("impacts"), dict):
+            _RULE_IMPACTS = {k: v for k, v in info["impacts"].items() if isinstance(v, str)}
+
+    async def finish(
+        self, partials: list[str | None], options: Mapping[str, Any], *, timeout: float
+    ) -> dict[str, Any]:
+        """``axe.finishRun(partials, options)``: the standard axe results object."""
+        await self._ready.wait()
+        if self._error is not None or self._page is None:
+            raise AxeRunError(f"could not prepare the page that merges results: {self._error}")
+        session = self._page.session
+        try:
+            await write_string(
+                session, self._world, "__a11yIn", "[" + ",".join(p or "null" for p in partials) + "]"
+            )
+            await evaluate(
+                session,
+                "globalThis.__a11yResult = (async () => { const partials ="
+                " JSON.parse(globalThis.__a11yIn.join('')); delete globalThis.__a11yIn;"
+                f" return JSON.stringify(await axe.finishRun(partials, {json.dumps(options)})); }})(); 0",
+                self._world,
+            )
+            text = await read_string(session, self._world, "__a11yResult", timeout=timeout)
+        except (JavaScriptError, ProtocolError) as exc:
+            raise AxeRunError(f"axe.finishRun failed: {exc}") from exc
+        return json.loads(text)
+
+    async def aclose(self) -> None:
+        """Close the page and dispose its context; safe on every path."""
+        with trio.CancelScope(shield=True):
+            if self._page is not None:
+                await self._page.close()
+            if self._context_id is not None:
+                await self.browser.dispose_context(self._context_id)
+
+
+@asynccontextmanager
+async def open_finisher(browser: Browser) -> AsyncIterator[Finisher]:
+    """A :class:`Finisher` preparing in the background; closed when the block exits."""
+    finisher = Finisher(browser)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(finisher.prepare)
+        try:
+            yield finisher
+        finally:
+            nursery.cancel_scope.cancel()
+            await finisher.aclose()
