@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from .errors import CDPError, JavaScriptError, NavigationFailed, NavigationTimeout, TargetClosed
+from .errors import (
+    BrowserClosed,
+    CDPError,
+    JavaScriptError,
+    NavigationFailed,
+    NavigationTimeout,
+    TargetClosed,
+)
 from .protocol import page as page_domain
 from .protocol import runtime
 from .protocol import target as target_domain
@@ -71,6 +78,7 @@ class Page:
         self._changed = trio.Event()
         self._task_scopes: list[trio.CancelScope] = []
         self._closed = False
+        self._gone = False
         self._inflight: set[str] = set()
         self._network_tracked = False
         self._last_network_activity = 0.0
@@ -113,6 +121,10 @@ class Page:
                         self._on_event(event, nursery)
                     except Exception:
                         log.exception("page event %s", event.method)
+                # The stream ended: the target detached or the browser went away. Wake the
+                # lifecycle waiters so they fail now instead of hanging until their timeout.
+                self._gone = True
+                self._notify()
 
     def _on_event(self, event: Any, nursery: trio.Nursery) -> None:
         params = event.params
@@ -265,6 +277,7 @@ class Page:
     async def _wait_network_idle(self, quiet: float = NETWORK_QUIET_SECONDS) -> None:
         """No request in flight for ``quiet`` seconds (Chromium's own signal is unreliable)."""
         while True:
+            self._check_alive()
             if not self._inflight:
                 remaining = self._last_network_activity + quiet - trio.current_time()
                 if remaining <= 0:
@@ -279,9 +292,17 @@ class Page:
             current = self._lifecycle
             if (loader_id is None or current.loader_id == loader_id) and name in current.reached:
                 return
-            if self._closed:
-                raise TargetClosed("page closed while waiting for it to load")
+            self._check_alive()
             await self._changed.wait()
+
+    def _check_alive(self) -> None:
+        """Raise when nothing can change any more: page closed, target or browser gone."""
+        if not self.session.connection.is_open:
+            raise BrowserClosed("the browser went away while waiting for the page")
+        if self._closed:
+            raise TargetClosed("page closed while waiting for it to load")
+        if self._gone:
+            raise TargetClosed("the page's target went away while waiting for it")
 
     async def reload(self, *, wait_until: str | None = "load", timeout: float = 30.0) -> None:
         with trio.move_on_after(timeout):

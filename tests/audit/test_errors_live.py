@@ -1,0 +1,96 @@
+"""Every way the start page can fail maps to one AuditFailed code."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import threading
+
+import pytest
+import trio
+
+from audit.engine import AuditFailed, EngineLimits, run_audit
+from cdpdriver import launch
+from tests.audit.support import make_request
+from tests.support.site import Request, Response
+
+
+def closed_port() -> int:
+    """A local port nothing listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def test_connection_refused_is_navigation_failed(browser):
+    url = f"http://127.0.0.1:{closed_port()}/"
+    with pytest.raises(AuditFailed) as info:
+        await run_audit(browser, make_request(url), EngineLimits(navigation_timeout=10))
+    failure = info.value
+    assert failure.code == "navigation_failed"
+    assert "net::ERR_CONNECTION_REFUSED" in failure.message
+    assert failure.details == [{"url": url, "netError": "net::ERR_CONNECTION_REFUSED"}]
+
+
+async def test_page_that_never_finishes_loading_is_timeout(browser, site):
+    site.route("/audit/stalled.png", Response(b"", content_type="image/png", delay=3))
+    url = site.route("/audit/stalled.html", "<title>stalled</title><img alt='' src='/audit/stalled.png'>")
+    with trio.fail_after(10), pytest.raises(AuditFailed) as info:
+        await run_audit(browser, make_request(url), EngineLimits(navigation_timeout=0.8))
+    assert info.value.code == "timeout"
+    assert url in info.value.message
+
+
+async def test_whole_audit_deadline_is_timeout(browser, site):
+    url = site.url("/audit/clean.html")
+    with pytest.raises(AuditFailed) as info:
+        await run_audit(browser, make_request(url), EngineLimits(audit_timeout=0.3))
+    assert info.value.code == "timeout"
+
+
+@pytest.mark.parametrize("status", [404, 500])
+async def test_error_status_on_start_page_is_http_error(browser, site, status):
+    url = site.route(f"/audit/status-{status}", Response("<title>nope</title>", status=status))
+    with pytest.raises(AuditFailed) as info:
+        await run_audit(browser, make_request(url))
+    assert info.value.code == "http_error"
+    assert str(status) in info.value.message
+    assert info.value.details == [{"url": url, "status": status}]
+
+
+async def test_non_html_start_page_is_audit_failed(browser, site):
+    url = site.route("/audit/start.pdf", Response(b"%PDF-1.4\n%%EOF", content_type="application/pdf"))
+    with pytest.raises(AuditFailed) as info:
+        await run_audit(browser, make_request(url))
+    assert info.value.code == "audit_failed"
+    assert "not an HTML page" in info.value.message
+
+
+async def test_browser_killed_mid_audit_is_browser_crashed(site):
+    requested = threading.Event()
+
+    def slow_image(request: Request) -> Response:
+        requested.set()
+        return Response(b"", content_type="image/png", delay=2)
+
+    site.route("/audit/kill.png", slow_image)
+    url = site.route("/audit/kill.html", "<title>kill</title><img alt='' src='/audit/kill.png'>")
+    async with launch() as own:
+        pid = own.pid
+        assert pid is not None
+
+        async def kill_when_loading() -> None:
+            while not requested.is_set():
+                await trio.sleep(0.01)
+            os.kill(pid, signal.SIGKILL)
+
+        failure: AuditFailed | None = None
+        with trio.fail_after(20):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(kill_when_loading)
+                try:
+                    await run_audit(own, make_request(url))
+                except AuditFailed as exc:
+                    failure = exc
+    assert failure is not None and failure.code == "browser_crashed"
