@@ -214,23 +214,32 @@ def _dialog_message(tab: Tab) -> str:
 async def _until_dialog(tab: Tab, command: Any) -> Any:
     """Run a command, but stop waiting if the page opens a dialog (the command would block)."""
     result: list[Any] = [None]
-    async with trio.open_nursery() as nursery:
-        async def run() -> None:
-            result[0] = await command
-            nursery.cancel_scope.cancel()
+    try:
+        async with trio.open_nursery() as nursery:
+            async def run() -> None:
+                result[0] = await command
+                nursery.cancel_scope.cancel()
 
-        async def watch() -> None:
-            await tab.dialog_opened.wait()
-            nursery.cancel_scope.cancel()
+            async def watch() -> None:
+                await tab.dialog_opened.wait()
+                nursery.cancel_scope.cancel()
 
-        nursery.start_soon(run)
-        nursery.start_soon(watch)
+            nursery.start_soon(run)
+            nursery.start_soon(watch)
+    except BaseExceptionGroup as group:
+        # The command's own error (JavaScriptError, ProtocolError…), not a group callers cannot catch.
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise
     return result[0]
 
 
-async def guard_dialog(tab: Tab, command: Any) -> None:
-    """Input that opens a dialog must not hang the tool: the dialog is reported instead."""
-    await _until_dialog(tab, command)
+async def guard_dialog(tab: Tab, command: Any) -> Any:
+    """Input that opens a dialog must not hang the tool: the dialog is reported instead.
+
+    Returns the command's result, or None when a dialog cut the wait short (``tab.dialog`` is set).
+    """
+    return await _until_dialog(tab, command)
 
 
 async def evaluate(session: ToolSession, expression: str, *, await_promise: bool = True,

@@ -126,7 +126,7 @@ async (loc, want, timeoutMs, opts) => {
     if (el.classList && el.classList.length) d += '.' + [...el.classList].slice(0, 2).join('.');
     return d;
   };
-  const enabled = (el) => !(el.disabled || el.closest('fieldset[disabled]') || el.getAttribute('aria-disabled') === 'true');
+  const enabled = (el) => !(el.disabled === true || el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true');
   const editable = (el) => enabled(el) && !el.readOnly && (el.matches('input,textarea,select') || el.isContentEditable);
   const hitTarget = (el) => {
     const r = el.getBoundingClientRect();

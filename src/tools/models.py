@@ -7,7 +7,7 @@ a misspelt argument is an error rather than silently ignored.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -52,6 +52,10 @@ class SelectorInput(ToolInput):
 class LocatorInput(ToolInput):
     """A CSS selector or exactly one semantic locator."""
 
+    # The fields that count as locators; a subclass that reuses a name for another purpose
+    # (element_type's ``text`` is the text to type) leaves it out.
+    locator_kinds: ClassVar[tuple[str, ...]] = ("selector", *SEMANTIC_LOCATORS)
+
     selector: str | None = Field(default=None, min_length=1, description="CSS selector")
     role: str | None = Field(default=None, description="ARIA role, e.g. button; combine with name")
     name: str | None = Field(default=None, description="Accessible name to match with role (substring, case-insensitive)")
@@ -66,10 +70,10 @@ class LocatorInput(ToolInput):
 
     @model_validator(mode="after")
     def _exactly_one_locator(self) -> LocatorInput:
-        given = [n for n in ("selector", *SEMANTIC_LOCATORS) if getattr(self, n) is not None]
+        given = [n for n in self.locator_kinds if getattr(self, n) is not None]
         if len(given) != 1:
             raise ValueError(
-                "give exactly one locator: selector or one of " + ", ".join(SEMANTIC_LOCATORS)
+                "give exactly one locator: selector or one of " + ", ".join(self.locator_kinds[1:])
                 + (f" (got {', '.join(given)})" if given else " (got none)")
             )
         if self.name is not None and self.role is None:
@@ -77,7 +81,7 @@ class LocatorInput(ToolInput):
         return self
 
     def locator(self) -> dict[str, Any]:
-        for kind in ("selector", *SEMANTIC_LOCATORS):
+        for kind in self.locator_kinds:
             value = getattr(self, kind)
             if value is not None:
                 return {"kind": "css" if kind == "selector" else kind, "value": value, "name": self.name}

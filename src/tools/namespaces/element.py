@@ -1,0 +1,149 @@
+"""element_: the shared "locate, then act" shape of the 33 element tools.
+
+Every element tool does the same three things: turn its arguments into a
+locator, wait until the element is ready for what the tool does (attached,
+visible, hoverable, clickable or editable), then act on it or read it. This
+module holds that shape once; ``element_actions`` and ``element_state`` declare
+the tools, mostly from tables.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from cdpdriver import JavaScriptError
+
+from .. import locate
+from ..errors import ToolError
+from ..locate import Element
+from ..models import LocatorInput, SelectorInput
+from ..registry import tool
+from ..session import ToolSession
+
+Wait = Literal["attached", "visible", "hover", "click", "edit"]
+
+# What each kind of tool waits for before it acts (see locate_js for the checks).
+WAITS: dict[str, dict[str, Any]] = {
+    "attached": {"state": "attached"},                                    # getters
+    "visible": {"state": "visible"},                                      # focus, screenshot, press
+    "hover": {"state": "actionable", "hit_target": True},                 # visible, stable, in view, not covered
+    "click": {"state": "actionable", "hit_target": True, "enabled": True},  # …and enabled
+    "edit": {"state": "actionable", "enabled": True, "editable": True},   # fill, type, clear
+}
+
+
+def css(selector: str) -> dict[str, Any]:
+    return {"kind": "css", "value": selector, "name": None}
+
+
+def locator_of(args: BaseModel | str) -> dict[str, Any]:
+    """The ``locate`` dict for a tool's arguments (a semantic locator or a CSS selector)."""
+    if isinstance(args, str):
+        return css(args)
+    if isinstance(args, LocatorInput):
+        return args.locator()
+    if isinstance(args, SelectorInput):
+        return css(args.selector)
+    raise TypeError(f"{type(args).__name__} carries no locator")
+
+
+async def target(session: ToolSession, args: BaseModel | str, wait: Wait, timeout_ms: int | None = None) -> Element:
+    """Locate the element and wait until it is ready for ``wait``; the one entry to every tool."""
+    timeout = timeout_ms if timeout_ms is not None else args.timeout_ms  # type: ignore[union-attr]
+    checks = dict(WAITS[wait])
+    state = checks.pop("state")
+    if state == "actionable":
+        return await locate.actionable(session, locator_of(args), timeout, **checks)
+    return await locate.element(session, locator_of(args), timeout, state=state)
+
+
+# Page-side helpers prepended to every function run on an element: ``fail`` raises a typed
+# tool error (decoded by ``page_call``), ``deepActive`` finds focus inside shadow roots.
+_PRELUDE = r"""
+const fail = (code, message) => { throw new Error(JSON.stringify({__tool_error: true, code, message})); };
+const deepActive = () => { let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; return a; };
+"""
+
+
+# What "checked" means to element_check/uncheck/is_checked: a checkbox or radio input, an element
+# whose role carries aria-checked, or the <label> of a checkbox/radio (clicking it toggles the control).
+CHECK_STATE_JS = r"""
+function() {
+  const ROLES = ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'];
+  const kindOf = (el) => {
+    if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return el.type;
+    const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+    return ROLES.includes(role) ? role : null;
+  };
+  let el = this;
+  if (!kindOf(el) && el.localName === 'label' && el.control && kindOf(el.control)) el = el.control;
+  const kind = kindOf(el);
+  if (!kind) fail('invalid_arguments', `is a <${this.localName}>, not a checkbox, radio or switch `
+    + '(nor an element with role=checkbox/radio/switch); use element_click for other controls');
+  const native = el.localName === 'input';
+  return {kind, checked: native ? el.checked : el.getAttribute('aria-checked') === 'true',
+          mixed: native ? el.indeterminate : el.getAttribute('aria-checked') === 'mixed'};
+}
+"""
+
+
+def page_function(body: str) -> str:
+    """Wrap a function source so it can call ``fail`` and ``deepActive``; ``this`` stays the element."""
+    return f"async function(...args) {{ {_PRELUDE} return await ({body}).apply(this, args); }}"
+
+
+async def page_call(element: Element, function: str, *args: Any, by_value: bool = True) -> Any:
+    """Run ``function`` on the element; a ``fail(code, message)`` becomes that ToolError.
+
+    A dialog the function opens does not hang the call: the result is then None and
+    ``element.tab.dialog`` says what opened.
+    """
+    try:
+        return await locate.guard_dialog(element.tab, element.call(page_function(function), *args, by_value=by_value))
+    except JavaScriptError as exc:
+        raise _typed(element, str(exc)) from None
+
+
+def _typed(element: Element, text: str) -> Exception:
+    payload = text.removeprefix("Uncaught ").removeprefix("Error: ")
+    try:
+        info = json.loads(payload)
+    except ValueError:
+        return JavaScriptError(text)
+    if not isinstance(info, dict) or not info.get("__tool_error"):
+        return JavaScriptError(text)
+    return ToolError(info["code"], f"{element.description} {info['message']}")
+
+
+def element_handle(element: Element, remote: dict[str, Any], description: str) -> Element:
+    """An Element for a node a page function returned (``by_value=False``), e.g. a checkbox's label."""
+    if not remote.get("objectId"):
+        raise ToolError("element_not_found", f"{element.description}: {description} is gone")
+    return Element(element.tab, element.frame, remote["objectId"], description)
+
+
+def dialog_note(element: Element) -> str:
+    """A sentence for the message when the action opened a dialog (it stays open for dialog_handle)."""
+    dialog = element.tab.dialog
+    if dialog is None:
+        return ""
+    return f"; it opened a {dialog.type} dialog ({dialog.message!r}): call dialog_handle to answer it"
+
+
+Handler = Callable[[ToolSession, Any], Awaitable[BaseModel]]
+
+
+def declare(name: str, input_model: type[BaseModel], output_model: type[BaseModel], handler: Handler,
+            description: str, *, records: bool = False) -> None:
+    """Register a table-built handler under its own name, with its own agent-facing description."""
+    handler.__name__ = handler.__qualname__ = name
+    handler.__doc__ = description
+    tool(name, input_model, output_model, records=records)(handler)
+
+
+__all__ = ["CHECK_STATE_JS", "WAITS", "Element", "Wait", "css", "declare", "dialog_note", "element_handle", "locator_of",
+           "page_call", "page_function", "target"]

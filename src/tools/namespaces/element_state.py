@@ -1,0 +1,256 @@
+"""element_ state: getters and is_* checkers, declared from two tables.
+
+A getter waits until the element is attached and reads one thing from it (a
+page function, its box, or its node in the browser's accessibility tree). The
+is_* checkers answer a yes/no question; is_visible and is_hidden answer at once
+from the page as it is, and a missing element is simply not visible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from .. import locate
+from ..errors import ToolError
+from ..models import BoundingBox, SelectorInput, ToolOutput
+from ..session import ToolSession
+from .element import CHECK_STATE_JS, Element, css, declare, page_call, target
+
+# -- inputs and outputs ----------------------------------------------------------------------
+
+
+class AttributeInput(SelectorInput):
+    name: str = Field(min_length=1, description="Attribute name, e.g. href, aria-expanded, data-id")
+
+
+class ProbeInput(SelectorInput):
+    timeout_ms: int = Field(default=5000, ge=0, le=600_000, description=(
+        "Accepted for uniformity: the answer is immediate, from the page as it is now "
+        "(use wait_for_selector to wait for a state)"))
+
+
+class TextOutput(ToolOutput):
+    text: str = Field(description="The element's text")
+
+
+class HtmlOutput(ToolOutput):
+    html: str = Field(description="The HTML markup")
+
+
+class ValueOutput(ToolOutput):
+    value: str = Field(description="The current value")
+
+
+class AttributeOutput(ToolOutput):
+    name: str = Field(description="The attribute asked for")
+    value: str | None = Field(description="Its value; null when the element has no such attribute")
+
+
+class RoleOutput(ToolOutput):
+    role: str = Field(description="The computed role, e.g. button, link, textbox, checkbox, heading, generic")
+    ignored: bool = Field(description="True when the element is hidden from assistive technology")
+
+
+class LabelOutput(ToolOutput):
+    label: str = Field(description="The accessible name screen readers announce (empty when it has none)")
+
+
+class VisibleOutput(ToolOutput):
+    visible: bool
+
+
+class HiddenOutput(ToolOutput):
+    hidden: bool
+
+
+class EnabledOutput(ToolOutput):
+    enabled: bool
+
+
+class CheckedOutput(ToolOutput):
+    checked: bool
+
+
+class EditableOutput(ToolOutput):
+    editable: bool
+
+
+# -- readers ------------------------------------------------------------------------------------
+
+Reader = Callable[[Element, Any], Awaitable[Any]]
+
+
+def js(function: str) -> Reader:
+    """A reader that runs a page function on the element (extra args come from the tool's input)."""
+    async def read(el: Element, args: Any) -> Any:
+        extra = [args.name] if isinstance(args, AttributeInput) else []
+        return await page_call(el, function, *extra)
+    return read
+
+
+async def _box(el: Element, args: Any) -> dict[str, float]:
+    return await el.box()
+
+
+async def ax_node(el: Element) -> dict[str, Any]:
+    """The element's node in the browser's own accessibility tree (roles and names as AT sees them)."""
+    node = (await el.session.send("DOM.describeNode", {"objectId": el.object_id}))["node"]
+    backend = node["backendNodeId"]
+    tree = await el.session.send("Accessibility.getPartialAXTree", {"backendNodeId": backend, "fetchRelatives": False})
+    nodes = tree.get("nodes") or []
+    return next((n for n in nodes if n.get("backendDOMNodeId") == backend), nodes[0] if nodes else {})
+
+
+async def _role(el: Element, args: Any) -> dict[str, Any]:
+    node = await ax_node(el)
+    return {"role": str((node.get("role") or {}).get("value") or "none"), "ignored": bool(node.get("ignored"))}
+
+
+async def _label(el: Element, args: Any) -> str:
+    return str((((await ax_node(el)).get("name")) or {}).get("value") or "")
+
+
+_VALUE = r"""
+function() {
+  if (this.localName === 'input' || this.localName === 'textarea' || this.localName === 'select') return this.value;
+  if (this.isContentEditable) return this.innerText;
+  if ('value' in this && this.value !== undefined && this.value !== null) return String(this.value);
+  fail('invalid_arguments', `is a <${this.localName}>, which has no value; use element_get_text`);
+}
+"""
+
+_ENABLED = "function() { return !(this.disabled === true || this.matches(':disabled') || !!this.closest('[aria-disabled=true]')); }"
+
+_EDITABLE = r"""
+function() {
+  if (this.disabled === true || this.matches(':disabled') || this.closest('[aria-disabled=true]')) return false;
+  if (this.getAttribute('aria-readonly') === 'true') return false;
+  if (this.localName === 'textarea') return !this.readOnly;
+  if (this.localName === 'input') {
+    const type = (this.getAttribute('type') || 'text').toLowerCase();
+    return !this.readOnly && !['checkbox', 'radio', 'file', 'button', 'submit', 'reset', 'image', 'hidden', 'range', 'color'].includes(type);
+  }
+  return this.isContentEditable;
+}
+"""
+
+
+@dataclass(frozen=True)
+class Getter:
+    name: str
+    read: Reader
+    output: type[BaseModel]
+    field: str | None  # the output field the value goes in; None: the reader returns all fields
+    description: str
+    input: type[BaseModel] = SelectorInput
+
+
+GETTERS = [
+    Getter("element_get_text", js("function() { return (this.innerText ?? this.textContent ?? '').trim(); }"), TextOutput, "text", """
+        Get the text a user sees in the element (its rendered innerText, trimmed; hidden parts left out).
+        Use element_get_inner_text for the untrimmed text, element_get_inner_html for markup."""),
+    Getter("element_get_inner_text", js("function() { return this.innerText ?? this.textContent ?? ''; }"), TextOutput, "text", """
+        Get the element's innerText exactly as the browser renders it as text, line breaks and all,
+        untrimmed."""),
+    Getter("element_get_inner_html", js("function() { return this.innerHTML; }"), HtmlOutput, "html", """
+        Get the HTML inside the element (innerHTML), without the element's own tag."""),
+    Getter("element_get_outer_html", js("function() { return this.outerHTML; }"), HtmlOutput, "html", """
+        Get the element's HTML including its own tag (outerHTML)."""),
+    Getter("element_get_value", js(_VALUE), ValueOutput, "value", """
+        Get the current value of an input, textarea or select (what the user typed or picked, not the
+        value attribute), or the text of a contenteditable."""),
+    Getter("element_get_attribute", js("function(name) { return this.getAttribute(name); }"), AttributeOutput, None, """
+        Get one attribute of the element as written in the DOM; value is null when the attribute is
+        absent.""", AttributeInput),
+    Getter("element_get_bounding_box", _box, BoundingBox, None, """
+        Get the element's box (x, y, width, height) in CSS pixels relative to the top-level viewport,
+        frames included; all zero for an element that is not rendered."""),
+    Getter("element_get_role", _role, RoleOutput, None, """
+        Get the element's role as the browser's accessibility tree computes it (explicit role attribute or
+        the implicit one, e.g. button, link, textbox, heading; generic for a plain div), and whether the
+        element is ignored by assistive technology."""),
+    Getter("element_get_label", _label, LabelOutput, "label", """
+        Get the element's accessible name as the browser computes it for screen readers (from
+        aria-labelledby, aria-label, <label>, alt, title or content)."""),
+]
+
+
+def _declare_getter(spec: Getter) -> None:
+    async def handler(session: ToolSession, args: Any) -> BaseModel:
+        el = await target(session, args, "attached")
+        value = await spec.read(el, args)
+        if spec.field is None:
+            fields = dict(value) if isinstance(value, dict) else {}
+            if isinstance(args, AttributeInput):
+                fields = {"name": args.name, "value": value}
+            return spec.output(**fields)
+        return spec.output(**{spec.field: value})
+
+    declare(spec.name, spec.input, spec.output, handler, spec.description)
+
+
+# -- the is_* checkers ------------------------------------------------------------------------------
+
+
+async def visible_now(session: ToolSession, selector: str) -> bool:
+    """Is a matching element visible right now? A missing element is not visible, never an error."""
+    try:
+        await locate.find(session, css(selector), state="visible", timeout_ms=0)
+        return True
+    except ToolError as exc:
+        # The page answered "not found" or "not in that state yet"; anything else (bad selector,
+        # dialog, a page that does not answer at all) is a real error.
+        if exc.code == "element_not_found" or (exc.code == "timeout" and "did not become" not in exc.message):
+            return False
+        raise
+
+
+@dataclass(frozen=True)
+class Checker:
+    name: str
+    output: type[BaseModel]
+    field: str
+    description: str
+    function: str | None = None  # None: decided by ``visible_now`` without waiting
+
+
+CHECKERS = [
+    Checker("element_is_visible", VisibleOutput, "visible", """
+        Tell whether the element is visible now (rendered with a non-empty box, not display:none or
+        visibility:hidden). Answers at once; a selector that matches nothing gives false, not an error."""),
+    Checker("element_is_hidden", HiddenOutput, "hidden", """
+        Tell whether the element is hidden now (missing, not rendered or invisible); the opposite of
+        element_is_visible. Answers at once; never fails for a missing element."""),
+    Checker("element_is_enabled", EnabledOutput, "enabled", """
+        Tell whether the element is enabled: not disabled itself, not inside a disabled fieldset, not
+        aria-disabled. Waits up to timeout_ms for the element to exist.""", _ENABLED),
+    Checker("element_is_checked", CheckedOutput, "checked", """
+        Tell whether a checkbox, radio or role=checkbox/radio/switch element (or the label of one) is
+        checked. Fails for elements that cannot be checked. Waits up to timeout_ms for the element to
+        exist.""", CHECK_STATE_JS),
+    Checker("element_is_editable", EditableOutput, "editable", """
+        Tell whether a user could type into the element: an enabled, not read-only text input, textarea
+        or contenteditable. False for buttons, checkboxes and plain elements.""", _EDITABLE),
+]
+
+
+def _declare_checker(spec: Checker) -> None:
+    async def handler(session: ToolSession, args: Any) -> BaseModel:
+        if spec.function is None:
+            visible = await visible_now(session, args.selector)
+            return spec.output(**{spec.field: visible if spec.field == "visible" else not visible})
+        el = await target(session, args, "attached")
+        value = await page_call(el, spec.function)
+        return spec.output(**{spec.field: value["checked"] if isinstance(value, dict) else bool(value)})
+
+    declare(spec.name, ProbeInput if spec.function is None else SelectorInput, spec.output, handler, spec.description)
+
+
+for _getter in GETTERS:
+    _declare_getter(_getter)
+for _checker in CHECKERS:
+    _declare_checker(_checker)
