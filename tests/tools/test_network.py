@@ -135,3 +135,15 @@ async def test_bad_network_arguments(mcp):
     assert err["details"][0]["field"] == "headers"
     err = await mcp.fail("network_set_offline", {})
     assert err["details"][0]["field"] == "offline"
+
+
+async def test_routes_and_offline_apply_to_tabs_opened_later(mcp, site):
+    await mcp.ok("network_route", {"pattern": "**/net/new-tab-doc", "content_type": "text/html",
+                                   "body": "<title>Mocked tab</title>"})
+    await mcp.ok("page_new", {"url": site.url("/net/new-tab-doc")})
+    assert await mcp.js("document.title") == "Mocked tab"
+    await mcp.ok("network_set_offline", {"offline": True})
+    await mcp.ok("page_new", {})
+    assert await mcp.js("navigator.onLine") is False
+    await mcp.ok("network_set_offline", {"offline": False})
+    assert await mcp.js("navigator.onLine") is True

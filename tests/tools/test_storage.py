@@ -68,8 +68,12 @@ async def test_cookies_set_get_delete_clear(mcp, site):
     assert (await mcp.ok("storage_delete_cookie", {"name": "pref", "domain": "localhost"}))["count"] == 0
     assert (await mcp.ok("storage_delete_cookie", {"name": "pref"}))["count"] == 1
     assert await mcp.js("document.cookie") == ""
+    kept = (await mcp.ok("storage_get_cookies"))["cookies"]
     assert (await mcp.ok("storage_clear_cookies"))["count"] == 2
     assert (await mcp.ok("storage_get_cookies"))["count"] == 0
+    # What storage_get_cookies returns is accepted back as it is, host-only cookies staying host-only.
+    await mcp.ok("storage_set_cookies", {"cookies": kept})
+    assert (await mcp.ok("storage_get_cookies"))["cookies"] == kept
 
 
 async def test_cookie_arguments_are_checked(mcp):
@@ -78,6 +82,8 @@ async def test_cookie_arguments_are_checked(mcp):
     err = await mcp.fail("storage_set_cookies", {"cookies": [
         {"name": "a", "value": "b", "url": "https://example.com/", "sameSite": "sometimes"}]})
     assert err["details"][0]["field"] == "cookies.0.sameSite"
+    err = await mcp.fail("storage_get_cookies", {"urls": ["example.com"]})
+    assert err["code"] == "invalid_arguments" and err["details"][0]["field"] == "urls"
 
 
 async def test_clear_all_clears_cookies_and_storage_of_visited_origins(mcp, site):
@@ -127,7 +133,7 @@ async def test_state_round_trip_into_a_fresh_context(mcp, site, tool_config, tmp
         assert set(restored["origins"]) == {site.url(""), site.cross_site_url("")}
         assert await fresh.js("location.href") == "about:blank"  # the current page was not moved
         await fresh.ok("page_navigate", {"url": app})
-        await fresh.ok("page_navigate", {"url": app})  # a second load: the data stays, it was not one-shot
+        await fresh.ok("page_reload")
         got = await fresh.js("[localStorage.getItem('token'), sessionStorage.getItem('step')]")
         assert got == ["t-1", "2"]
         # The sessionStorage was applied once: deleted now, it stays deleted after another load.

@@ -146,7 +146,6 @@ class WebStorageOp:
     output: type[BaseModel]
     doc: str
     shape: Callable[[BaseModel, dict[str, Any], str], BaseModel]
-    records: bool = False
 
 
 WEB_STORAGE_KINDS = {"local": "localStorage", "session": "sessionStorage"}
@@ -160,21 +159,18 @@ WEB_STORAGE_OPS: dict[str, WebStorageOp] = {
         "Store a string under key in {area} of the current page's origin (overwrites). The page must be "
         "on the site (not about:blank); reload if the app reads it only at start-up.",
         lambda a, r, area: StorageSetOutput(message=f"{area}[{a.key!r}] set on {r['origin']}",
-                                            origin=r["origin"]),
-        records=True),
+                                            origin=r["origin"])),
     "delete": WebStorageOp(
         KeyInput, StorageDeleteOutput,
         "Remove one key from {area} of the current page's origin; existed tells whether it was there.",
         lambda a, r, area: StorageDeleteOutput(
             message=f"{area}[{a.key!r}] {'removed' if r['existed'] else 'was not set'} on {r['origin']}",
-            existed=r["existed"], origin=r["origin"]),
-        records=True),
+            existed=r["existed"], origin=r["origin"])),
     "clear": WebStorageOp(
         NoInput, StorageClearOutput,
         "Remove every {area} item of the current page's origin; cleared says how many.",
         lambda a, r, area: StorageClearOutput(message=f"cleared {r['cleared']} {area} items on {r['origin']}",
-                                              cleared=r["cleared"], origin=r["origin"]),
-        records=True),
+                                              cleared=r["cleared"], origin=r["origin"])),
     "list": WebStorageOp(
         NoInput, StorageListOutput,
         "List every {area} key and value of the current page's origin.",
@@ -191,7 +187,7 @@ def _declare_web_storage_tool(kind: str, op: str) -> None:
 
     handler.__name__ = handler.__qualname__ = f"storage_{kind}_{op}"
     handler.__doc__ = spec.doc.format(area=area)
-    tool(f"storage_{kind}_{op}", spec.input, spec.output, records=spec.records)(handler)
+    tool(f"storage_{kind}_{op}", spec.input, spec.output)(handler)
 
 
 for _kind in WEB_STORAGE_KINDS:
@@ -292,6 +288,15 @@ class GetCookiesInput(ToolInput):
     urls: list[str] | None = Field(default=None, description=(
         "Only cookies that would be sent to these URLs; omit for every cookie of the browser context"))
 
+    @field_validator("urls")
+    @classmethod
+    def _absolute(cls, urls: list[str] | None) -> list[str] | None:
+        for url in urls or []:
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https", "ws", "wss") or not parts.netloc:
+                raise ValueError(f"{url!r} is not an absolute http(s) URL")
+        return urls
+
 
 class CookiesOutput(ToolOutput):
     cookies: list[dict[str, Any]] = Field(description=(
@@ -320,7 +325,7 @@ class CountOutput(MessageOutput):
     count: int
 
 
-@tool("storage_set_cookies", SetCookiesInput, CountOutput, records=True)
+@tool("storage_set_cookies", SetCookiesInput, CountOutput)
 async def storage_set_cookies(session: ToolSession, args: SetCookiesInput) -> CountOutput:
     """Set cookies in this browser context (overwriting same name, domain and path). Each needs url
     or domain; a cookie with url only is host-only. They are sent from the next request on."""
@@ -334,7 +339,7 @@ class DeleteCookieInput(ToolInput):
     path: str | None = Field(default=None, description="Only with this exact path")
 
 
-@tool("storage_delete_cookie", DeleteCookieInput, CountOutput, records=True)
+@tool("storage_delete_cookie", DeleteCookieInput, CountOutput)
 async def storage_delete_cookie(session: ToolSession, args: DeleteCookieInput) -> CountOutput:
     """Delete the cookies named name (optionally only on domain and path); count says how many went.
     Deleting a cookie that does not exist is not an error (count 0)."""
@@ -352,7 +357,7 @@ async def storage_delete_cookie(session: ToolSession, args: DeleteCookieInput) -
     return CountOutput(message=f"deleted {len(doomed)} cookies named {args.name!r}", count=len(doomed))
 
 
-@tool("storage_clear_cookies", NoInput, CountOutput, records=True)
+@tool("storage_clear_cookies", NoInput, CountOutput)
 async def storage_clear_cookies(session: ToolSession, args: NoInput) -> CountOutput:
     """Delete every cookie of this browser context (all sites); count says how many there were."""
     count = await clear_cookies(session)
@@ -386,7 +391,7 @@ async def known_origins(session: ToolSession) -> list[str]:
     return found
 
 
-@tool("storage_clear_all", NoInput, ClearAllOutput, records=True)
+@tool("storage_clear_all", NoInput, ClearAllOutput)
 async def storage_clear_all(session: ToolSession, args: NoInput) -> ClearAllOutput:
     """Clear all cookies of the browser context, and localStorage and sessionStorage of every origin
     the tabs show or have visited. Use it for a logged-out, first-visit state; reload afterwards."""
@@ -649,7 +654,7 @@ class RestoreOutput(MessageOutput):
     origins: list[str] = Field(description="Origins whose storage was restored")
 
 
-@tool("storage_set_state", SetStateInput, RestoreOutput, records=True)
+@tool("storage_set_state", SetStateInput, RestoreOutput)
 async def storage_set_state(session: ToolSession, args: SetStateInput) -> RestoreOutput:
     """Restore a storage_get_state snapshot: set its cookies, write each origin's localStorage
     (without leaving the current page) and the sessionStorage, which applies to the current tab
