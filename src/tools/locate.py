@@ -60,13 +60,21 @@ class Element:
         else:
             q = max(quads, key=_quad_area)
             x, y = sum(q[0::2]) / 4, sum(q[1::2]) / 4
-        return x + self.frame.offset[0], y + self.frame.offset[1]
+        dx, dy = await self.frame_offset()
+        return x + dx, y + dy
 
     async def box(self) -> dict[str, float]:
         x, y, w, h = await self.call(
             "function() { const r = this.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; }"
         )
-        return {"x": x + self.frame.offset[0], "y": y + self.frame.offset[1], "width": w, "height": h}
+        dx, dy = await self.frame_offset()
+        return {"x": x + dx, "y": y + dy, "width": w, "height": h}
+
+    async def frame_offset(self) -> tuple[float, float]:
+        """Where the frame's viewport sits in the top page, current as of now."""
+        if self.frame.refresh_offset is not None:
+            self.frame.offset = await self.frame.refresh_offset()
+        return self.frame.offset
 
     async def click(self, *, button: str = "left", click_count: int = 1) -> None:
         x, y = await self.center()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +45,9 @@ class FrameRef:
     name: str = ""
     url: str = ""
     offset: tuple[float, float] = (0.0, 0.0)
+    # Out-of-process frames: recomputes ``offset`` before coordinates are used, since
+    # scrolling an element into view inside the frame can scroll the top page as well.
+    refresh_offset: Callable[[], Awaitable[tuple[float, float]]] | None = None
 
 
 @dataclass
