@@ -250,3 +250,18 @@ async def test_report_formats_counts_and_reset(checks):
     empty = await checks.ok("test_get_report")
     assert empty["total"] == 0 and empty["target"] == "checkout form, staging"
     assert "no checks run" in empty["report"]
+
+
+async def test_checks_reach_into_iframes(mcp, site):
+    inner = site.route("/tools/assert/inner", "<!doctype html><p id=in>Inside the frame</p><input id=v value=42>")
+    cross = site.cross_site_url("/tools/assert/inner")
+    page = site.route("/tools/assert/frames", f"<iframe id=same src='{inner}'></iframe><iframe id=cross src='{cross}'></iframe>")
+    await mcp.ok("page_navigate", {"url": page})
+    # Same-origin iframe through >>>, without selecting it.
+    assert (await mcp.ok("test_verify_text", {"selector": "#same >>> #in", "expected": "Inside"}))["passed"]
+    # An out-of-process (cross-site) iframe after frame_select.
+    await mcp.ok("frame_select", {"name_or_url": "cross"})
+    assert (await mcp.ok("test_verify_value", {"selector": "#v", "expected": "42"}))["passed"]
+    assert (await mcp.ok("test_assert_text", {"text": "Inside the frame"}))["passed"]
+    data = await mcp.ok("test_generate_locator", {"selector": "#in", "strategy": "role"})
+    assert data["metadata"]["role"] == "paragraph"
