@@ -222,31 +222,34 @@ async def test_report_formats_counts_and_reset(checks):
     await checks.ok("test_verify_value", {"selector": "#name", "expected": "Ada", "timeout_ms": 0})
     await checks.ok("test_assert_text", {"text": "Cherry", "timeout_ms": 0})
     await checks.fail("test_verify_text", {"selector": "#name[", "expected": "x", "timeout_ms": 0})
+    await checks.ok("test_verify_list", {"items": ["Apple", "Kiwi"], "timeout_ms": 0})
     await checks.ok("test_generate_locator", {"selector": "#name"})  # not a check: not in the report
 
     data = await checks.ok("test_get_report")
     assert data["format"] == "box" and data["target"] == "checkout form, staging"
-    assert (data["total"], data["passed"], data["failed"]) == (3, 1, 2)
-    assert [s["tool"] for s in data["steps"]] == ["test_verify_value", "test_assert_text", "test_verify_text"]
-    assert [s["passed"] for s in data["steps"]] == [True, False, False]
+    assert (data["total"], data["passed"], data["failed"]) == (4, 1, 3)
+    assert [s["tool"] for s in data["steps"]] == ["test_verify_value", "test_assert_text", "test_verify_text",
+                                                  "test_verify_list"]
+    assert [s["passed"] for s in data["steps"]] == [True, False, False, False]
+    assert data["steps"][3]["actual"] == {"found": ["Apple"], "missing": ["Kiwi"]}
     assert all(isinstance(s["duration_ms"], int) and s["message"] for s in data["steps"])
     assert data["steps"][2]["message"].startswith("invalid_arguments")
     box = data["report"].splitlines()
     assert box[0].startswith("┌") and box[-1].startswith("└") and len({len(line) for line in box}) == 1
-    assert "checkout form, staging" in box[1] and "1 passed, 2 failed, 3 total" in data["report"]
+    assert "checkout form, staging" in box[1] and "1 passed, 3 failed, 4 total" in data["report"]
 
     diag = (await checks.ok("test_get_report", {"format": "diagnostic"}))["report"]
-    assert diag.startswith("Target: checkout form, staging\nResult: FAILED (1 passed, 2 failed)")
+    assert diag.startswith("Target: checkout form, staging\nResult: FAILED (1 passed, 3 failed)")
     assert diag.index("#2 FAIL test_assert_text") < diag.index("#1 PASS test_verify_value")
     assert 'arguments: {"text": "Cherry", "timeout_ms": 0}' in diag
 
     as_json = json.loads((await checks.ok("test_get_report", {"format": "json"}))["report"])
-    assert as_json["target"] == "checkout form, staging" and as_json["failed"] == 2
+    assert as_json["target"] == "checkout form, staging" and as_json["failed"] == 3
     assert as_json["steps"][0]["actual"] == "Ada"
 
     err = await checks.fail("test_get_report", {"format": "html"})
     assert err["code"] == "invalid_arguments"
-    assert (await checks.ok("test_reset"))["cleared"] == 3
+    assert (await checks.ok("test_reset"))["cleared"] == 4
     empty = await checks.ok("test_get_report")
     assert empty["total"] == 0 and empty["target"] == "checkout form, staging"
     assert "no checks run" in empty["report"]

@@ -105,8 +105,9 @@ def checked(name: str, input_model: type[ToolInput], output_model: type[ToolOutp
                 check_log(session).add(name, False, f"{error.code}: {error.message}",
                                       (time.perf_counter() - started) * 1000, summary)
                 raise
+            actual = result.actual if hasattr(result, "actual") else result.model_dump(exclude={"passed", "message"})
             check_log(session).add(name, result.passed, result.message, (time.perf_counter() - started) * 1000,
-                                  summary, getattr(result, "actual", None))
+                                  summary, actual)
             return result
 
         return tool(name, input_model, output_model)(logged)
