@@ -147,3 +147,14 @@ async def test_routes_and_offline_apply_to_tabs_opened_later(mcp, site):
     assert await mcp.js("navigator.onLine") is False
     await mcp.ok("network_set_offline", {"offline": False})
     assert await mcp.js("navigator.onLine") is True
+
+
+async def test_unroute_with_requests_in_flight_strands_none(mcp, site):
+    site.route("/net/busy", Response("real", content_type="text/plain"))
+    await mcp.ok("page_navigate", {"url": site.route("/net/busy-page", "<p>busy</p>")})
+    await mcp.ok("network_route", {"pattern": "*/net/busy?*", "body": "mock", "content_type": "text/plain"})
+    await mcp.js("void (window.all = Promise.all(Array.from({length: 60}, "
+                 "(_, i) => fetch('/net/busy?' + i).then(r => r.text()))))")
+    await mcp.ok("network_unroute", {"pattern": "*/net/busy?*"})
+    bodies = await mcp.js("Promise.race([window.all, new Promise(r => setTimeout(() => r('stuck'), 8000))])")
+    assert bodies != "stuck" and len(bodies) == 60 and set(bodies) <= {"mock", "real"}

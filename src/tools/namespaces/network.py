@@ -19,7 +19,7 @@ from typing import Any, Literal
 import trio
 from pydantic import Field, field_validator
 
-from cdpdriver import CDPError, Session
+from cdpdriver import CDPError, Session, Subscription, TargetClosed
 from cdpdriver.page import ChildTarget
 
 from ..errors import ToolError
@@ -29,7 +29,7 @@ from ..session import ToolSession, log
 from ..tab import RequestRecord, Tab
 
 STATE_KEY = "network"
-FETCH_KEY = "network.fetch"       # tab.extras: session id -> (Session, CancelScope) answering its requests
+FETCH_KEY = "network.fetch"       # tab.extras: session id -> (Session, Subscription) being answered
 CHILD_HOOK_KEY = "network.child_hook"
 OFFLINE_KEY = "network.offline"    # tab.extras: session id -> offline flag applied
 ANSWER_TIMEOUT = 10.0             # a paused request is answered within this, whatever happens
@@ -176,46 +176,52 @@ async def _emulate_offline(tab: Tab, target: Session, offline: bool) -> None:
 
 async def _intercept(tab: Tab, target: Session, state: NetworkState) -> None:
     """Start the answering task, then pause the target's requests (so none is missed)."""
-    answering: dict[str, tuple[Session, trio.CancelScope]] = tab.extras.setdefault(FETCH_KEY, {})
+    answering: dict[str, tuple[Session, Subscription]] = tab.extras.setdefault(FETCH_KEY, {})
     key = target.session_id or ""
     if key in answering:
         return
-    scope = trio.CancelScope()
     events = target.listen(["Fetch.requestPaused"], raw=True)
-    answering[key] = (target, scope)
-    tab.page.browser.start_task(_answer_all, target, events, scope, state)
+    answering[key] = (target, events)
+    tab.page.browser.start_task(_answer_all, target, events, state)
     try:
         await target.send("Fetch.enable", {"patterns": [{"urlPattern": "*"}]}, timeout=COMMAND_TIMEOUT)
-    except BaseException:
-        answering.pop(key, None)
-        scope.cancel()
+    except CDPError:
+        await _release(tab, target)  # the enable may have taken effect: undo it before stopping
         raise
 
 
 async def _release(tab: Tab, target: Session) -> None:
-    """Stop pausing the target's requests, then stop its answering task."""
-    answering: dict[str, tuple[Session, trio.CancelScope]] = tab.extras.get(FETCH_KEY, {})
-    entry = answering.pop(target.session_id or "", None)
+    """Stop pausing the target's requests, then let its task answer what is still queued and end.
+
+    Events for requests paused before ``Fetch.disable`` arrive before its reply, so closing
+    the subscription afterwards drops none of them. If the target is alive but refuses the
+    disable, the task keeps answering: a paused request must never be stranded.
+    """
+    answering: dict[str, tuple[Session, Subscription]] = tab.extras.get(FETCH_KEY, {})
+    key = target.session_id or ""
+    entry = answering.get(key)
     if entry is None:
         return
     try:
         await target.send("Fetch.disable", timeout=COMMAND_TIMEOUT)
-    finally:
-        entry[1].cancel()
+    except TargetClosed:
+        pass
+    answering.pop(key, None)
+    entry[1].close()
 
 
 async def _release_all(tab: Tab) -> None:
-    answering: dict[str, tuple[Session, trio.CancelScope]] = tab.extras.get(FETCH_KEY, {})
+    answering: dict[str, tuple[Session, Subscription]] = tab.extras.get(FETCH_KEY, {})
     for target, _ in list(answering.values()):
         try:
             await _release(tab, target)
         except CDPError as exc:
-            log.debug("Fetch.disable on %s failed: %s", target, exc)
+            log.warning("Fetch.disable on %s failed; its requests are still answered: %s", target, exc)
 
 
-async def _answer_all(target: Session, events: Any, scope: trio.CancelScope, state: NetworkState) -> None:
+async def _answer_all(target: Session, events: Subscription, state: NetworkState) -> None:
     """One task per intercepted target; it ends when the target goes away or is released."""
-    with scope, events:
+    with events:
         async with trio.open_nursery() as nursery:
             async for event in events:
                 nursery.start_soon(_answer, target, event.params, state)
@@ -285,7 +291,10 @@ class GetRequestsInput(ToolInput):
     limit: int = Field(default=100, ge=0, le=5000, description=(
         "Return at most this many (the most recent); 0 = all. total_matched tells how many matched"))
 
-    _pattern = field_validator("url_pattern")(lambda v: _check_pattern(v) if v is not None else v)
+    @field_validator("url_pattern")
+    @classmethod
+    def _compiles(cls, value: str | None) -> str | None:
+        return _check_pattern(value) if value is not None else value
 
     @field_validator("resource_type", mode="before")
     @classmethod

@@ -13,7 +13,7 @@ import base64
 import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -393,8 +393,9 @@ async def known_origins(session: ToolSession) -> list[str]:
 
 @tool("storage_clear_all", NoInput, ClearAllOutput)
 async def storage_clear_all(session: ToolSession, args: NoInput) -> ClearAllOutput:
-    """Clear all cookies of the browser context, and localStorage and sessionStorage of every origin
-    the tabs show or have visited. Use it for a logged-out, first-visit state; reload afterwards."""
+    """Clear all cookies of the browser context, localStorage of every origin the tabs show or have
+    visited, and sessionStorage of the pages the tabs show. Use it for a logged-out, first-visit
+    state; reload afterwards."""
     tab = await session.tab()
     cookies = await clear_cookies(session)
     origins = await known_origins(session)
@@ -550,12 +551,15 @@ class RestoreSummary:
     cookies: int
     origins: list[str]
     pending: list[str]    # origins whose sessionStorage waits for the current tab to open them
+    failed: list[str] = field(default_factory=list)
 
     def message(self) -> str:
         text = f"restored {self.cookies} cookies and the storage of {len(self.origins)} origins"
         if self.pending:
             text += ("; sessionStorage of " + ", ".join(self.pending)
                      + " is applied when the current tab next opens that origin")
+        if self.failed:
+            text += "; could not restore " + "; ".join(self.failed)
         return text
 
 
@@ -565,17 +569,22 @@ async def restore_state(session: ToolSession, state: StorageState) -> RestoreSum
     await set_cookies(session, state.cookies)
     current = await session.tab()
     open_origins = await _tabs_by_origin(session)
-    pending: list[str] = []
+    summary = RestoreSummary(len(state.cookies), [], [])
     for entry in state.origins:
-        if entry.localStorage:
-            await _write_local(session, open_origins.get(entry.origin), entry)
-        if entry.sessionStorage:
-            if open_origins.get(entry.origin) is current:
-                await _run_web_storage(current.page, "sessionStorage", "merge", None, entry.sessionStorage)
-            else:
-                await _session_storage_on_arrival(current, entry.origin, entry.sessionStorage)
-                pending.append(entry.origin)
-    return RestoreSummary(len(state.cookies), [o.origin for o in state.origins], pending)
+        try:
+            if entry.localStorage:
+                await _write_local(session, open_origins.get(entry.origin), entry)
+            if entry.sessionStorage:
+                if open_origins.get(entry.origin) is current:
+                    await _run_web_storage(current.page, "sessionStorage", "merge", None, entry.sessionStorage)
+                else:
+                    await _session_storage_on_arrival(current, entry.origin, entry.sessionStorage)
+                    summary.pending.append(entry.origin)
+        except CDPError as exc:  # one unreachable origin must not undo the others
+            summary.failed.append(f"{entry.origin} ({exc})")
+            continue
+        summary.origins.append(entry.origin)
+    return summary
 
 
 async def _write_local(session: ToolSession, tab: Tab | None, entry: OriginState) -> None:
