@@ -69,6 +69,20 @@ async def test_cross_site_frame_by_url(mcp, site):
     assert await mcp.js("document.title") == "Top"
 
 
+async def test_element_tools_act_inside_the_selected_frame(mcp, site):
+    await mcp.ok("page_navigate", {"url": frames_page(site, "-e")})
+    assert (await mcp.ok("element_get_text", {"selector": "#b"}))["text"] == "Top button"
+    for wanted, host in (("samename", "127.0.0.1"), ("crossid", "localhost")):
+        await mcp.ok("frame_select", {"name_or_url": wanted})
+        text = (await mcp.ok("element_get_text", {"selector": "#b"}))["text"]
+        assert text.startswith("Inner ")
+        await mcp.ok("element_click", {"selector": "#b"})  # a real mouse click, routed by coordinates
+        assert await mcp.js("document.title") == f"clicked {host}:{site.port}"
+    await mcp.ok("frame_select_main")
+    assert (await mcp.ok("element_get_text", {"selector": "#b"}))["text"] == "Top button"
+    assert await mcp.js("document.title") == "Top"
+
+
 async def test_frame_not_found_lists_the_frames(mcp, site):
     await mcp.ok("page_navigate", {"url": frames_page(site, "-nf")})
     await mcp.ok("frame_select", {"name_or_url": "crossid"})  # both frames are up

@@ -56,6 +56,18 @@ async def test_back_within_the_same_document(mcp, site):
     assert (await mcp.ok("page_go_forward"))["url"] == url + "#step2"
 
 
+async def test_history_reports_a_beforeunload_dialog_instead_of_hanging(mcp, site):
+    await mcp.ok("page_navigate", {"url": site.route("/page/plain", "<title>Plain</title>")})
+    await mcp.ok("page_navigate", {"url": site.route("/page/guarded", """<title>Guarded</title>
+        <script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = ''; });</script>""")})
+    await mcp.js("document.title = 'touched'")  # js_evaluate is a user gesture: beforeunload may prompt
+    with trio.fail_after(10):
+        err = await mcp.fail("page_go_back")
+    assert err["code"] == "dialog_open" and "beforeunload" in err["message"]
+    err = await mcp.fail("page_reload")
+    assert err["code"] == "dialog_open"
+
+
 # -- scrolling ---------------------------------------------------------------------------------
 
 

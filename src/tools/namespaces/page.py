@@ -100,6 +100,14 @@ async def _wait_document_complete(tab: Tab) -> None:
         await trio.sleep(0.02)
 
 
+async def _unless_dialog(tab: Tab, navigation: Any) -> None:
+    """Leaving a page can open a beforeunload dialog, which blocks it: report, do not hang."""
+    await locate.guard_dialog(tab, navigation)
+    if tab.dialog is not None:
+        raise ToolError("dialog_open", f"a {tab.dialog.type} dialog opened ({tab.dialog.message!r}) and holds "
+                                       "the navigation; call dialog_handle (accept leaves the page)")
+
+
 async def _go_history(session: ToolSession, delta: int, timeout_ms: int) -> PageStateOutput:
     """Move ``delta`` entries through the tab's history and wait for that page to be shown.
 
@@ -117,7 +125,8 @@ async def _go_history(session: ToolSession, delta: int, timeout_ms: int) -> Page
                                      f"(at entry {current + 1} of {len(entries)}); use page_navigate")
     tab.frame = None
     main = tab.page.main_frame_id
-    with trio.move_on_after(timeout_ms / 1000):
+
+    async def go() -> None:
         with tab.session.listen(["Page.frameNavigated", "Page.navigatedWithinDocument"], raw=True) as events:
             await tab.session.send("Page.navigateToHistoryEntry", {"entryId": entries[target]["id"]})
             async for event in events:
@@ -125,6 +134,9 @@ async def _go_history(session: ToolSession, delta: int, timeout_ms: int) -> Page
                 if (frame.get("id") or event.params.get("frameId")) == main:
                     break
         await _wait_document_complete(tab)
+
+    with trio.move_on_after(timeout_ms / 1000):
+        await _unless_dialog(tab, go())
         return await _page_state(tab)
     raise ToolError("timeout", f"the history navigation to {entries[target].get('url')} did not finish "
                                f"within {timeout_ms} ms; retry with a larger timeout_ms")
@@ -155,7 +167,7 @@ async def page_reload(session: ToolSession, args: ReloadInput) -> PageStateOutpu
     Returns the URL and title after the reload."""
     tab = await _tab(session)
     tab.frame = None
-    await tab.page.reload(wait_until=args.wait_until, timeout=args.timeout_ms / 1000)
+    await _unless_dialog(tab, tab.page.reload(wait_until=args.wait_until, timeout=args.timeout_ms / 1000))
     return await _page_state(tab)
 
 
@@ -485,7 +497,7 @@ class PageCloseOutput(ToolOutput):
     current_tab: int | None = Field(description="Index of the tab that is current now; null when none is left")
 
 
-@tool("page_close", NoInput, PageCloseOutput)
+@tool("page_close", NoInput, PageCloseOutput, records=True)
 async def page_close(session: ToolSession, args: NoInput) -> PageCloseOutput:
     """Close the current tab. Another open tab becomes current (and comes to the front);
     after closing the last one, the next page tool opens a fresh tab."""

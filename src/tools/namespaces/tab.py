@@ -98,7 +98,7 @@ class TabSelectOutput(ToolOutput):
     tab: TabInfo
 
 
-@tool("tab_select", TabSelectInput, TabSelectOutput)
+@tool("tab_select", TabSelectInput, TabSelectOutput, records=True)
 async def tab_select(session: ToolSession, args: TabSelectInput) -> TabSelectOutput:
     """Make a tab (by index or id from tab_list) the current one and bring it to the front;
     every later page, element and js tool acts on it."""
@@ -129,7 +129,7 @@ async def close_and_report(session: ToolSession, tab: Tab) -> TabCloseOutput:
                           count=len(session.tabs), current_tab=session.current)
 
 
-@tool("tab_close", TabRefInput, TabCloseOutput)
+@tool("tab_close", TabRefInput, TabCloseOutput, records=True)
 async def tab_close(session: ToolSession, args: TabRefInput) -> TabCloseOutput:
     """Close a tab by index or id (default: the current tab). Returns how many tabs remain
     and which one is current now."""
