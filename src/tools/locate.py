@@ -64,9 +64,24 @@ class Element:
         return x + dx, y + dy
 
     async def box(self) -> dict[str, float]:
-        x, y, w, h = await self.call(
-            "function() { const r = this.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; }"
-        )
+        """The element's box in top-level viewport CSS px.
+
+        Content quads are in the coordinates of the frame's root (the top page for in-process
+        iframes, including ones reached with ``>>>``); getBoundingClientRect would be relative to
+        the element's own iframe. It is the fallback for elements without layout.
+        """
+        try:
+            quads = (await self.session.send("DOM.getContentQuads", {"objectId": self.object_id}))["quads"]
+        except ProtocolError:
+            quads = []
+        if quads:
+            xs = [v for q in quads for v in q[0::2]]
+            ys = [v for q in quads for v in q[1::2]]
+            x, y, w, h = min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+        else:
+            x, y, w, h = await self.call(
+                "function() { const r = this.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; }"
+            )
         dx, dy = await self.frame_offset()
         return {"x": x + dx, "y": y + dy, "width": w, "height": h}
 

@@ -526,6 +526,8 @@ async def test_element_screenshot_clips_to_the_element(mcp, site, tool_config):
     await load(mcp, site, "shot", """<body style="margin:0">
         <div style="height:1500px;background:#fff"></div>
         <div id=red style="width:120px;height:80px;background:rgb(255,0,0);margin-left:30px"></div>
+        <iframe id=fr style="border:0;margin-left:100px" srcdoc="<body style='margin:0'>
+          <div id=blue style='margin:10px;width:50px;height:40px;background:rgb(0,0,255)'></div>"></iframe>
         <div style="height:1500px"></div>""")
     data = await mcp.ok("element_screenshot", {"selector": "#red"})
     png = base64.b64decode(data["data"])
@@ -534,6 +536,11 @@ async def test_element_screenshot_clips_to_the_element(mcp, site, tool_config):
     channels = len(rows[0]) // width
     for x, y in ((0, 0), (60, 40), (119, 79)):
         assert rows[y][x * channels:x * channels + 3] == b"\xff\x00\x00", (x, y)
+    data = await mcp.ok("element_screenshot", {"selector": "#fr >>> #blue"})
+    width, height, rows = _png_pixels(base64.b64decode(data["data"]))
+    assert (width, height) == (50, 40)
+    channels = len(rows[0]) // width
+    assert {rows[y][x * channels:x * channels + 3] for x, y in ((0, 0), (25, 20), (49, 39))} == {b"\x00\x00\xff"}
     data = await mcp.ok("element_screenshot", {"selector": "#red", "format": "file", "path": "shots/red.png"})
     assert data["path"] == str((tool_config.output_dir / "shots" / "red.png").resolve())
     assert _png_pixels(open(data["path"], "rb").read())[:2] == (120, 80)

@@ -135,3 +135,33 @@ async def test_state_tools_pierce_shadow_roots(mcp, site):
     assert (await mcp.ok("element_is_visible", {"selector": "#host >>> #inner"}))["visible"] is True
     await mcp.ok("element_fill", {"selector": "#host >>> #inner", "value": "shallow"})
     assert await mcp.js("host.shadowRoot.querySelector('input').value") == "shallow"
+
+
+async def test_frames_boxes_are_in_top_page_coordinates(mcp, site):
+    inner = site.route("/el-state/frame-inner", """<body style="margin:0">
+        <input id=city style="position:absolute;left:50px;top:20px;width:100px;height:30px;border:0;padding:0">
+        <label for=city style="position:absolute;left:0;top:20px">City</label>
+        <button id=go style="position:absolute;left:200px;top:20px" onclick="window.went = (window.went || 0) + 1">Go</button>""")
+    cross = site.cross_site_url("/el-state/frame-inner")
+    await load(mcp, site, "frames", f"""<body style="margin:0"><div style="height:100px"></div>
+        <iframe id=same src="{inner}" style="border:0;margin-left:200px;width:400px;height:120px"></iframe><br>
+        <iframe id=cross src="{cross}" style="border:0;margin-left:40px;width:400px;height:120px"></iframe>""")
+    # same-origin iframe reached with >>>: box and clicks both in top-page coordinates
+    await mcp.ok("element_click", {"selector": "#same >>> #go"})
+    assert await mcp.js("document.getElementById('same').contentWindow.went") == 1
+    box = await mcp.ok("element_get_bounding_box", {"selector": "#same >>> #city"})
+    frame = await mcp.ok("element_get_bounding_box", {"selector": "#same"})
+    assert frame == {"x": 200, "y": 100, "width": 400, "height": 120}
+    assert box == {"x": 250, "y": 120, "width": 100, "height": 30}
+    # out-of-process iframe chosen with frame_select
+    await mcp.ok("frame_select", {"name_or_url": "cross"})
+    await mcp.ok("element_fill", {"label": "City", "value": "Lyon"})
+    assert (await mcp.ok("element_get_value", {"selector": "#city"}))["value"] == "Lyon"
+    assert (await mcp.ok("element_get_role", {"selector": "#city"}))["role"] == "textbox"
+    assert (await mcp.ok("element_get_label", {"selector": "#city"}))["label"] == "City"
+    await mcp.ok("element_click", {"role": "button", "name": "Go"})
+    assert await mcp.js("window.went") == 1
+    inner_box = await mcp.ok("element_get_bounding_box", {"selector": "#city"})
+    await mcp.ok("frame_select_main")
+    cross_frame = await mcp.ok("element_get_bounding_box", {"selector": "#cross"})
+    assert inner_box == {"x": cross_frame["x"] + 50, "y": cross_frame["y"] + 20, "width": 100, "height": 30}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -20,7 +21,7 @@ from cdpdriver import JavaScriptError
 from .. import locate
 from ..errors import ToolError
 from ..locate import Element
-from ..models import LocatorInput, SelectorInput
+from ..models import LocatorInput, MessageOutput, SelectorInput
 from ..registry import tool
 from ..session import ToolSession
 
@@ -145,5 +146,33 @@ def declare(name: str, input_model: type[BaseModel], output_model: type[BaseMode
     tool(name, input_model, output_model, records=records)(handler)
 
 
-__all__ = ["CHECK_STATE_JS", "WAITS", "Element", "Wait", "css", "declare", "dialog_note", "element_handle", "locator_of",
+@dataclass(frozen=True)
+class Action:
+    """One row of an action table: locate with ``wait``, then ``act`` (a message or a full output)."""
+
+    name: str
+    input: type[BaseModel]
+    output: type[BaseModel]
+    wait: Wait
+    act: Callable[[ToolSession, Element, Any], Awaitable[Any]]
+    description: str
+    records: bool = True
+
+
+def declare_actions(table: list[Action]) -> None:
+    """Declare every row as a tool sharing the one locate-then-act handler."""
+    for spec in table:
+        _declare_action(spec)
+
+
+def _declare_action(spec: Action) -> None:
+    async def handler(session: ToolSession, args: Any) -> BaseModel:
+        el = await target(session, args, spec.wait)
+        result = await spec.act(session, el, args)
+        return MessageOutput(message=result) if isinstance(result, str) else result
+
+    declare(spec.name, spec.input, spec.output, handler, spec.description, records=spec.records)
+
+
+__all__ = ["Action", "declare_actions", "CHECK_STATE_JS", "WAITS", "Element", "Wait", "css", "declare", "dialog_note", "element_handle", "locator_of",
            "page_call", "page_function", "target"]
