@@ -397,7 +397,8 @@ class Page:
 
     @property
     def is_closed(self) -> bool:
-        return self._closed
+        """True once closed by us, or once its target went away (window.close(), crash, browser gone)."""
+        return self._closed or self._gone
 
 
 def unwrap_evaluation(result: Any, by_value: bool = True) -> Any:
