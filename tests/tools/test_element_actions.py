@@ -120,6 +120,19 @@ async def test_click_waits_for_a_late_element_and_a_link_in_a_disabled_fieldset_
     assert await mcp.js("[window.late, window.linked]") == [1, 1]
 
 
+async def test_click_waits_for_a_moving_element_and_follows_navigation(mcp, site):
+    second = site.route("/el-actions/second", "<title>Second</title><h1 id=h>Arrived</h1>")
+    await load(mcp, site, "moving", f"""
+        <style>#m {{ position:absolute; left:0; top:40px; transition: left 300ms linear; }}</style>
+        <a id=m href="{second}">moving link</a><p id=gone style="display:none">hidden</p>
+        <script>requestAnimationFrame(() => requestAnimationFrame(() => {{ m.style.left = '300px'; }}));</script>""")
+    err = await mcp.fail("element_click", {"selector": "#gone", "timeout_ms": 200})
+    assert err["code"] == "timeout" and "not visible" in err["message"]
+    await mcp.ok("element_click", {"selector": "#m"})
+    assert (await mcp.ok("element_get_text", {"selector": "#h"}))["text"] == "Arrived"
+    assert await mcp.js("document.title") == "Second"
+
+
 async def test_missing_element_is_element_not_found_naming_selector_and_frame(mcp, site):
     await load(mcp, site, "missing", "<p>nothing to click</p>")
     err = await mcp.fail("element_click", {"selector": "#nope", "timeout_ms": 200})
@@ -222,11 +235,16 @@ async def test_fill_replaces_value_and_fires_trusted_input_and_one_change(mcp, s
     assert err["code"] == "timeout" and "not editable" in err["message"]
 
 
-async def test_clear_empties_the_field(mcp, site):
-    await load(mcp, site, "clear", RECORDER + "<input id=c value=something><script>c.addEventListener('change', rec)</script>")
+async def test_clear_and_fill_under_a_floating_label(mcp, site):
+    await load(mcp, site, "clear", RECORDER + """
+        <input id=c value=something><script>c.addEventListener('change', rec)</script>
+        <div style="position:relative"><input id=under style="width:200px">
+          <span style="position:absolute;left:0;top:0;width:200px;background:#fff">Floating label</span></div>""")
     await mcp.ok("element_clear", {"selector": "#c"})
     assert await mcp.js("document.getElementById('c').value") == ""
     assert await mcp.js("log") == ["change:c:true"]
+    await mcp.ok("element_fill", {"selector": "#under", "value": "typed below the label", "timeout_ms": 1000})
+    assert await mcp.js("under.value") == "typed below the label"
 
 
 async def test_press_keys_and_combos(mcp, site):
@@ -254,6 +272,9 @@ CHECK_PAGE = """
      onclick="this.setAttribute('aria-checked', this.getAttribute('aria-checked') === 'true' ? 'false' : 'true')"></div>
 <input type=checkbox id=styled style="display:none"><label for=styled id=styled-label>Styled option</label>
 <input type=checkbox id=stubborn onclick="event.preventDefault()">
+<label id=toggle style="position:relative;display:inline-block;width:40px;height:20px">
+  <input type=checkbox id=knob style="margin:0;width:40px;height:20px">
+  <span style="position:absolute;inset:0;background:#888;border-radius:10px"></span></label>
 <div id=plain>plain</div>
 """
 
@@ -275,6 +296,10 @@ async def test_check_and_uncheck(mcp, site):
     assert await mcp.js("sw.getAttribute('aria-checked')") == "false"
     await mcp.ok("element_check", {"selector": "#styled"})  # hidden input: toggled through its label
     assert await mcp.js("styled.checked") is True
+    await mcp.ok("element_check", {"selector": "#knob"})  # covered by its label's slider: the label is clicked
+    assert await mcp.js("knob.checked") is True
+    await mcp.ok("element_uncheck", {"selector": "#toggle"})  # the label stands for its control
+    assert await mcp.js("knob.checked") is False
     err = await mcp.fail("element_check", {"selector": "#plain"})
     assert err["code"] == "invalid_arguments" and "not a checkbox" in err["message"]
     err = await mcp.fail("element_check", {"selector": "#stubborn", "timeout_ms": 300})

@@ -3,8 +3,9 @@
 Every element tool does the same three things: turn its arguments into a
 locator, wait until the element is ready for what the tool does (attached,
 visible, hoverable, clickable or editable), then act on it or read it. This
-module holds that shape once; ``element_actions`` and ``element_state`` declare
-the tools, mostly from tables.
+module holds that shape once; ``element_actions`` (pointer, keys, events),
+``element_forms`` (text fields and form controls) and ``element_state``
+(getters, is_* checkers) declare the tools, mostly from tables.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ WAITS: dict[str, dict[str, Any]] = {
     "visible": {"state": "visible"},                                      # focus, screenshot, press
     "hover": {"state": "actionable", "hit_target": True},                 # visible, stable, in view, not covered
     "click": {"state": "actionable", "hit_target": True, "enabled": True},  # …and enabled
-    "edit": {"state": "actionable", "enabled": True, "editable": True},   # fill, type, clear
+    # fill, type, clear: focus and keyboard, not the pointer, so an overlay (a floating label) is no obstacle
+    "edit": {"state": "actionable", "enabled": True, "editable": True, "hit_target": False},
 }
 
 

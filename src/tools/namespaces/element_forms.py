@@ -102,15 +102,23 @@ function(before) {
 }
 """
 
-# What to click to toggle a checkable: null for the element itself when it is visible, else a visible
-# label of it (styled checkboxes hide the input and show the label), scrolled into view.
+# What to click to toggle a checkable: null for the element itself, or a label of it when the input
+# is hidden, or covered by the label's own decoration (the toggle-switch pattern: a <span> drawn over
+# the input inside its <label>). The label is scrolled into view.
 _CHECK_CLICK_TARGET = r"""
 function() {
   const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0
     && (!e.checkVisibility || e.checkVisibility({visibilityProperty: true})); };
-  if (visible(this)) return null;
   const input = this.localName === 'label' ? this.control : this;
-  for (const l of (input && input.labels) || []) {
+  const labels = [...((input && input.labels) || [])];
+  if (visible(this)) {
+    this.scrollIntoView({block: 'center', inline: 'center'});
+    const r = this.getBoundingClientRect();
+    const hit = this.ownerDocument.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    const cover = hit && hit !== this && !this.contains(hit) ? labels.find((l) => l.contains(hit)) : null;
+    return cover || null;
+  }
+  for (const l of labels) {
     if (visible(l)) { l.scrollIntoView({block: 'center', inline: 'center'}); return l; }
   }
   fail('timeout', 'is not visible and has no visible label to click');
