@@ -1,0 +1,148 @@
+"""cdp_ emulation: throttle the current tab's network and CPU, and undo it.
+
+Network presets follow the throttling profiles DevTools and Lighthouse use
+(their published latency and throughput values, with the same 0.8/0.9
+adjustment); ``wifi`` is a fast home connection. Custom values override the
+preset's. Emulation stays until the matching clear call: a second emulate call
+is ``already_started`` so the agent always knows what is in force.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from ..models import MessageOutput, NoInput, ToolInput
+from ..recording import Switch
+from ..registry import tool
+from ..session import ToolSession
+from ..tab import Tab
+
+# preset: (latency ms, download bytes/s, upload bytes/s, offline, connection type)
+NETWORK_PRESETS: dict[str, tuple[float, float, float, bool, str]] = {
+    "slow3g": (2000.0, 50_000.0, 50_000.0, False, "cellular3g"),  # 400 ms RTT x5, 500 kbit/s x0.8
+    "fast3g": (562.5, 180_000.0, 84_375.0, False, "cellular3g"),  # 150 ms x3.75, 1.6 Mbit/s / 750 kbit/s x0.9
+    "4g": (165.0, 1_012_500.0, 168_750.0, False, "cellular4g"),  # 60 ms x2.75, 9 Mbit/s / 1.5 Mbit/s x0.9
+    "wifi": (28.0, 3_750_000.0, 1_875_000.0, False, "wifi"),  # 28 ms, 30 / 15 Mbit/s
+    "offline": (0.0, -1.0, -1.0, True, "none"),
+}
+# network_set_offline keeps its per-target flag here; clearing our throttle must not bring it online.
+NETWORK_OFFLINE_KEY = "network.offline"
+CONDITIONS_KEY = "cdp.network_conditions"
+
+
+@dataclass
+class NetworkEmulation:
+    tab: Tab
+    conditions: dict[str, Any]
+
+
+@dataclass
+class CpuEmulation:
+    tab: Tab
+    rate: float
+
+
+NETWORK = Switch[NetworkEmulation]("cdp.network_emulation", "network emulation", "cdp_emulate_network",
+                                   "cdp_clear_network_emulation")
+CPU = Switch[CpuEmulation]("cdp.cpu_emulation", "CPU throttling", "cdp_emulate_cpu", "cdp_clear_cpu_emulation")
+
+
+class EmulateNetworkInput(ToolInput):
+    preset: Literal["slow3g", "fast3g", "4g", "wifi", "offline"] | None = Field(default=None, description=(
+        "Profile: slow3g (2000 ms, 50 KB/s), fast3g (562.5 ms, 180 KB/s down, 84 KB/s up), "
+        "4g (165 ms, 1 MB/s down, 169 KB/s up), wifi (28 ms, 3.75 MB/s down, 1.9 MB/s up), offline"))
+    latency: float | None = Field(default=None, ge=0, le=60_000, description="Added round-trip latency in ms (overrides the preset)")
+    download: float | None = Field(default=None, gt=0, description="Download throughput in bytes/s (overrides the preset)")
+    upload: float | None = Field(default=None, gt=0, description="Upload throughput in bytes/s (overrides the preset)")
+
+    @model_validator(mode="after")
+    def _something(self) -> EmulateNetworkInput:
+        if self.preset is None and self.latency is None and self.download is None and self.upload is None:
+            raise ValueError("give a preset or at least one of latency, download, upload")
+        return self
+
+
+class EmulateNetworkOutput(MessageOutput):
+    preset: str | None
+    offline: bool
+    latency: float = Field(description="Latency in ms")
+    download: float = Field(description="Download bytes/s (-1 = unthrottled)")
+    upload: float = Field(description="Upload bytes/s (-1 = unthrottled)")
+
+
+def _network_offline_flag(tab: Tab) -> bool:
+    applied = tab.extras.get(NETWORK_OFFLINE_KEY) or {}
+    return bool(applied.get(tab.session.session_id or "", False))
+
+
+async def _apply_network(tab: Tab, conditions: dict[str, Any]) -> None:
+    params = {k: conditions[k] for k in ("offline", "latency", "downloadThroughput", "uploadThroughput")}
+    if conditions.get("connectionType"):
+        params["connectionType"] = conditions["connectionType"]
+    await tab.session.send("Network.emulateNetworkConditions", params, timeout=10)
+
+
+@tool("cdp_emulate_network", EmulateNetworkInput, EmulateNetworkOutput)
+async def cdp_emulate_network(session: ToolSession, args: EmulateNetworkInput) -> EmulateNetworkOutput:
+    """Throttle the current tab's network: a preset (slow3g, fast3g, 4g, wifi, offline) and/or
+    custom latency (ms), download and upload (bytes/s). Stays until cdp_clear_network_emulation;
+    use it to see how the page behaves on a slow connection."""
+    NETWORK.ensure_off(session)
+    tab = await session.tab()
+    latency, down, up, offline, kind = NETWORK_PRESETS.get(args.preset or "", (0.0, -1.0, -1.0, False, ""))
+    latency = args.latency if args.latency is not None else latency
+    down = args.download if args.download is not None else down
+    up = args.upload if args.upload is not None else up
+    conditions = {"offline": offline or _network_offline_flag(tab), "latency": latency,
+                  "downloadThroughput": down, "uploadThroughput": up, "connectionType": kind or None}
+    await _apply_network(tab, conditions)
+    tab.extras[CONDITIONS_KEY] = conditions
+    NETWORK.set(session, NetworkEmulation(tab, conditions))
+    label = args.preset or "custom"
+    return EmulateNetworkOutput(
+        message=f"network emulation on ({label}: {latency:g} ms, down {down:g} B/s, up {up:g} B/s"
+                + (", offline" if offline else "") + ")",
+        preset=args.preset, offline=offline, latency=latency, download=down, upload=up)
+
+
+@tool("cdp_clear_network_emulation", NoInput, MessageOutput)
+async def cdp_clear_network_emulation(session: ToolSession, args: NoInput) -> MessageOutput:
+    """Remove the network throttling set by cdp_emulate_network (offline mode set with
+    network_set_offline stays as it was)."""
+    record = NETWORK.take(session)
+    tab = record.tab
+    tab.extras.pop(CONDITIONS_KEY, None)
+    await _apply_network(tab, {"offline": _network_offline_flag(tab), "latency": 0,
+                               "downloadThroughput": -1, "uploadThroughput": -1})
+    return MessageOutput(message="network emulation cleared")
+
+
+class EmulateCpuInput(ToolInput):
+    rate: Literal[2, 4, 6] = Field(description="Slowdown factor: 2, 4 or 6 (4 ≈ a mid-range phone)")
+
+
+class EmulateCpuOutput(MessageOutput):
+    rate: int
+
+
+@tool("cdp_emulate_cpu", EmulateCpuInput, EmulateCpuOutput)
+async def cdp_emulate_cpu(session: ToolSession, args: EmulateCpuInput) -> EmulateCpuOutput:
+    """Slow the current tab's CPU down 2x, 4x or 6x (scripts, layout and paint all run slower) to
+    see how the page performs on a slower device. Stays until cdp_clear_cpu_emulation."""
+    CPU.ensure_off(session)
+    tab = await session.tab()
+    await tab.session.send("Emulation.setCPUThrottlingRate", {"rate": args.rate}, timeout=10)
+    CPU.set(session, CpuEmulation(tab, args.rate))
+    return EmulateCpuOutput(message=f"CPU throttled {args.rate}x", rate=args.rate)
+
+
+@tool("cdp_clear_cpu_emulation", NoInput, MessageOutput)
+async def cdp_clear_cpu_emulation(session: ToolSession, args: NoInput) -> MessageOutput:
+    """Remove the CPU throttling set by cdp_emulate_cpu."""
+    record = CPU.take(session)
+    await record.tab.session.send("Emulation.setCPUThrottlingRate", {"rate": 1}, timeout=10)
+    return MessageOutput(message=f"CPU throttling ({record.rate:g}x) cleared")
+

@@ -1,0 +1,88 @@
+"""cdp_ screencast: stream the current tab's frames to image files under the output directory."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+
+from ..models import MessageOutput, NoInput, ToolInput
+from ..recording import Switch, stamp
+from ..registry import tool
+from ..screencast import Frame, Screencast, ScreencastOptions
+from ..session import ToolSession
+from ..tab import Tab
+
+
+@dataclass
+class CastRecord:
+    tab: Tab
+    cast: Screencast
+    dir: Path
+    format: str
+
+
+SCREENCAST = Switch[CastRecord]("cdp.screencast", "a screencast", "cdp_start_screencast", "cdp_stop_screencast")
+
+
+class StartScreencastInput(ToolInput):
+    format: Literal["jpeg", "png"] = Field(default="jpeg", description="Image format of the frames")
+    quality: int = Field(default=80, ge=0, le=100, description="JPEG quality 0-100 (ignored for png)")
+    max_width: int | None = Field(default=None, ge=1, le=8192, description="Largest frame width in pixels (scaled down to fit)")
+    max_height: int | None = Field(default=None, ge=1, le=8192, description="Largest frame height in pixels (scaled down to fit)")
+    every_nth_frame: int = Field(default=1, ge=1, le=60, description="Keep only every n-th frame the compositor produces")
+
+
+class StartScreencastOutput(MessageOutput):
+    dir: str = Field(description="Directory the frames are written to (frame-00001.jpg, …)")
+
+
+class StopScreencastOutput(MessageOutput):
+    frame_count: int = Field(description="Frames written")
+    dir: str = Field(description="Directory holding the frames")
+    duration: float = Field(description="Seconds the screencast ran")
+    format: str = Field(description="jpeg or png")
+
+
+def _writer(directory: Path, extension: str) -> Callable[[Frame], None]:
+    count = [0]
+
+    def write(frame: Frame) -> None:
+        count[0] += 1
+        (directory / f"frame-{count[0]:05d}.{extension}").write_bytes(frame.data)
+
+    return write
+
+
+@tool("cdp_start_screencast", StartScreencastInput, StartScreencastOutput)
+async def cdp_start_screencast(session: ToolSession, args: StartScreencastInput) -> StartScreencastOutput:
+    """Start streaming the current tab's screen: every painted frame is saved as an image in a new
+    screencast-<time>/ directory of the output dir (frame-00001.jpg, …). Frames come only when the
+    page repaints. Stop with cdp_stop_screencast, which reports the frame count. For a video file
+    use video_start instead."""
+    SCREENCAST.ensure_off(session)
+    tab = await session.tab()
+    extension = "jpg" if args.format == "jpeg" else "png"
+    directory = session.output_path(f"screencast-{stamp()}/frame-00001.{extension}", "").parent
+    options = ScreencastOptions(args.format, args.quality, args.max_width, args.max_height, args.every_nth_frame)
+    cast = Screencast(tab, options, _writer(directory, extension))
+    await cast.start()
+    SCREENCAST.set(session, CastRecord(tab, cast, directory, args.format))
+    return StartScreencastOutput(message=f"screencast started ({args.format}); frames go to {directory}",
+                                 dir=str(directory))
+
+
+@tool("cdp_stop_screencast", NoInput, StopScreencastOutput)
+async def cdp_stop_screencast(session: ToolSession, args: NoInput) -> StopScreencastOutput:
+    """Stop the screencast started by cdp_start_screencast and report how many frames were
+    written, where, and for how long it ran."""
+    record = SCREENCAST.take(session, keep_dead=True)
+    await record.cast.stop()
+    count = record.cast.frame_count
+    return StopScreencastOutput(
+        message=f"screencast stopped: {count} frames in {record.dir}", frame_count=count,
+        dir=str(record.dir), duration=round(record.cast.duration, 3), format=record.format,
+    )

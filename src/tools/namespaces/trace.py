@@ -1,0 +1,448 @@
+"""trace_: record a Chrome trace with network HAR, screenshots and DOM snapshots, as a ZIP.
+
+trace_start begins recording on the current tab; trace_stop writes the ZIP
+(see ``tools.tracing`` for its layout). While tracing, every action tool call
+(navigate, click, fill… — the tools that would be recorded) is followed by a
+DOM snapshot of the page. Chunks are slices of the running trace saved as
+their own ZIP; groups are named, nestable spans shown in the trace viewers.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import logging
+import re
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+from pydantic import Field
+
+from cdpdriver import CDPError, JavaScriptError
+
+from .. import tracing
+from ..errors import ToolError
+from ..models import MessageOutput, NoInput, ToolInput
+from ..recording import Switch, evaluate_main, stamp, start_background, tab_alive
+from ..registry import Outcome, Tool, tool
+from ..session import ToolSession
+from ..tab import RequestRecord, Tab
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_MAX_CHARS = 512_000
+SOURCES_MAX_BYTES = 20_000_000
+SNAPSHOT_TIMEOUT = 3.0
+SNAPSHOT_DRAIN_TIMEOUT = 10.0
+_SNAPSHOT_JS = f"""({{url: location.href, title: document.title,
+  html: (document.documentElement ? document.documentElement.outerHTML : '').slice(0, {SNAPSHOT_MAX_CHARS})}})"""
+
+
+@dataclass
+class Chunk:
+    name: str
+    title: str
+    first_segment: int
+    baseline: set[int]
+    first_snapshot: int
+    first_marker: int
+    started: float = field(default_factory=time.time)
+
+
+@dataclass
+class TraceRecord:
+    tab: Tab
+    name: str
+    title: str
+    screenshots: bool
+    snapshots: bool
+    sources: bool
+    workdir: Path
+    started_wall: float = field(default_factory=time.time)
+    segments: list[Path] = field(default_factory=list)
+    markers: list[tracing.Marker] = field(default_factory=list)
+    baseline: set[int] = field(default_factory=set)
+    tabs: dict[str, Tab] = field(default_factory=dict)
+    snaps: list[tuple[str, Path]] = field(default_factory=list)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    open_groups: list[tuple[int, str]] = field(default_factory=list)
+    next_id: int = 0
+    chunk: Chunk | None = None
+    chunks_written: int = 0
+    notes: list[str] = field(default_factory=list)
+    queue: Any = None
+    worker_done: trio.Event = field(default_factory=trio.Event)
+    observer: Any = None
+    segment_running: bool = False
+
+    @property
+    def categories(self) -> list[str]:
+        return tracing.categories(self.screenshots, self.sources)
+
+    def fresh_id(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+
+TRACE = Switch[TraceRecord]("trace", "tracing", "trace_start", "trace_stop")
+
+
+# -- recording plumbing ------------------------------------------------------------------
+
+
+def _all_requests(record: TraceRecord) -> list[RequestRecord]:
+    return [r for t in record.tabs.values() for r in list(t.requests.values())]
+
+
+def _track_tabs(session: ToolSession, record: TraceRecord) -> None:
+    for tab in session.tabs:
+        record.tabs.setdefault(tab.id, tab)
+
+
+async def _mark(record: TraceRecord, kind: str, name: str, **extra: Any) -> tracing.Marker:
+    marker = tracing.Marker(kind, name, f"a11y-{kind}-{record.fresh_id()}", **extra)
+    record.markers.append(marker)
+    if record.segment_running and tab_alive(record.tab):
+        await tracing.clock_sync(record.tab.session, marker.sync_id)
+    return marker
+
+
+async def _end_segment(record: TraceRecord) -> None:
+    """Close the running segment into a file (whatever survives if the tab has gone)."""
+    if not record.segment_running:
+        return
+    record.segment_running = False
+    dest = record.workdir / f"segment-{len(record.segments) + 1:04d}.json"
+    if not tab_alive(record.tab):
+        record.notes.append("the traced tab closed; the events of its last segment are lost")
+        return
+    try:
+        if await tracing.end_segment(record.tab.session, dest):
+            record.notes.append("the browser reported trace data loss (its buffer filled)")
+        record.segments.append(dest)
+    except (CDPError, trio.TooSlowError) as exc:
+        record.notes.append(f"a trace segment could not be read: {exc}")
+
+
+async def _start_segment(record: TraceRecord) -> None:
+    await tracing.start_segment(record.tab.session, record.categories)
+    record.segment_running = True
+
+
+async def _roll(record: TraceRecord) -> None:
+    """End the running segment and begin the next: chunk boundaries fall between segments."""
+    await _end_segment(record)
+    if tab_alive(record.tab):
+        await _start_segment(record)
+
+
+async def _capture_snapshots(record: TraceRecord, receive: Any) -> None:
+    """One at a time, after each action: the page's HTML, small and self-describing."""
+    try:
+        async for index, tool_name, tab in receive:
+            await _capture_one(record, index, tool_name, tab)
+    finally:
+        record.worker_done.set()
+
+
+async def _capture_one(record: TraceRecord, index: int, tool_name: str, tab: Tab) -> None:
+    if not tab_alive(tab) or tab.dialog is not None:
+        return
+    try:
+        page = await evaluate_main(tab, _SNAPSHOT_JS, timeout=SNAPSHOT_TIMEOUT)
+    except (ToolError, CDPError, JavaScriptError, trio.TooSlowError) as exc:
+        log.debug("snapshot after %s failed: %s", tool_name, exc)
+        return
+    if not isinstance(page, dict):
+        return
+    name = f"{index:04d}-{tool_name}.html"
+    header = (f"<!-- a11y trace snapshot {index} after {tool_name}: {page.get('url', '')} "
+              f"at {time.strftime('%H:%M:%S')} -->\n<!doctype html>\n")
+    path = record.workdir / "snapshots" / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(header + str(page.get("html", "")), encoding="utf-8")
+    record.snaps.append((name, path))
+    if 0 < index <= len(record.actions):
+        record.actions[index - 1]["snapshot"] = f"snapshots/{name}"
+
+
+def _observer(session: ToolSession, record: TraceRecord) -> Any:
+    def observe(spec: Tool, arguments: dict[str, Any], outcome: Outcome) -> None:
+        if not spec.records or spec.namespace == "trace":
+            return
+        _track_tabs(session, record)
+        tab = session.tabs[session.current] if 0 <= session.current < len(session.tabs) else record.tab
+        record.actions.append({"index": len(record.actions) + 1, "tool": spec.name, "ok": outcome.ok,
+                               "wall_time": time.time(), "duration_ms": round(outcome.duration_ms, 1)})
+        if record.snapshots and record.queue is not None:
+            try:
+                record.queue.send_nowait((len(record.actions), spec.name, tab))
+            except (trio.ClosedResourceError, trio.BrokenResourceError):
+                pass
+
+    return observe
+
+
+async def _finish_snapshots(record: TraceRecord) -> None:
+    if record.queue is None:
+        return
+    record.queue.close()
+    record.queue = None
+    with trio.move_on_after(SNAPSHOT_DRAIN_TIMEOUT):
+        await record.worker_done.wait()
+
+
+def _remove_workdir(workdir: Path) -> None:
+    """Drop the scratch files, and the scratch folder itself once no recording uses it."""
+    shutil.rmtree(workdir, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        workdir.parent.rmdir()
+
+
+def _safe_name(url: str, index: int) -> str:
+    tail = url.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1] or "script"
+    return f"{index:03d}-{re.sub(r'[^A-Za-z0-9._-]', '_', tail)[:80]}"
+
+
+async def _script_sources(record: TraceRecord, requests: list[RequestRecord]) -> list[tuple[str, bytes]]:
+    owners = {id(r): t for t in record.tabs.values() for r in list(t.requests.values())}
+    found: list[tuple[str, bytes]] = []
+    total = 0
+    for index, request in enumerate((r for r in requests if r.resource_type == "Script"), start=1):
+        tab = owners.get(id(request))
+        if tab is None or not tab_alive(tab) or total > SOURCES_MAX_BYTES:
+            continue
+        try:
+            reply = await tab.session.send("Network.getResponseBody", {"requestId": request.request_id}, timeout=5)
+        except CDPError:
+            continue
+        body = base64.b64decode(reply["body"]) if reply.get("base64Encoded") else str(reply.get("body", "")).encode()
+        total += len(body)
+        found.append((_safe_name(request.url, index), body))
+    return found
+
+
+async def _package(record: TraceRecord, *, segments: list[Path], markers: list[tracing.Marker],
+                   snaps: list[tuple[str, Path]], baseline: set[int], since: float, title: str,
+                   name: str) -> tracing.Package:
+    requests = [r for r in _all_requests(record) if id(r) not in baseline]
+    browser = record.tab.page.browser
+    metadata = {"a11y-trace": {
+        "name": name, "title": title, "started": since,
+        "browser": browser.version.product if browser.version else None,
+        "actions": [a for a in record.actions if a["wall_time"] >= since],
+        "notes": list(record.notes),
+    }}
+    sources = await _script_sources(record, requests) if record.sources else []
+    return tracing.Package(segments=segments, markers=markers, requests=requests, title=title or name,
+                           snapshots=snaps, sources=sources, metadata=metadata, screenshots=record.screenshots)
+
+
+class TraceArchiveOutput(MessageOutput):
+    path: str | None = Field(default=None, description="The saved ZIP (when path was given)")
+    data: str | None = Field(default=None, description="The ZIP, base64-encoded (when no path was given)")
+    size_kb: int = Field(description="Size of the ZIP in KiB")
+    events: int = Field(description="Trace events recorded")
+    screenshots: int = Field(description="Screenshots in the ZIP")
+    snapshots: int = Field(description="DOM snapshots in the ZIP")
+    requests: int = Field(description="Requests in network.har")
+
+
+class TraceStopOutput(TraceArchiveOutput):
+    view_hint: str = Field(description="How to open the trace")
+
+
+def _emit(session: ToolSession, package: tracing.Package, path: str | None, default_name: str) -> dict[str, Any]:
+    if path:
+        out = session.output_path(path, default_name)
+        counts = tracing.write_zip(out, package)
+        return {"path": str(out), "size_kb": max(1, round(out.stat().st_size / 1024)), **counts}
+    buffer = io.BytesIO()
+    counts = tracing.write_zip(buffer, package)
+    raw = buffer.getvalue()
+    return {"data": base64.b64encode(raw).decode(), "size_kb": max(1, round(len(raw) / 1024)), **counts}
+
+
+def _describe(result: dict[str, Any], what: str, notes: list[str]) -> str:
+    where = f"saved to {result['path']}" if result.get("path") else "returned as base64 ZIP in data"
+    text = (f"{what} {where} ({result['size_kb']} KiB: {result['events']} events, {result['requests']} requests, "
+            f"{result['screenshots']} screenshots, {result['snapshots']} snapshots)")
+    return text + ("; " + "; ".join(notes) if notes else "")
+
+
+# -- tools ----------------------------------------------------------------------------------
+
+
+class TraceStartInput(ToolInput):
+    name: str = Field(default="trace", min_length=1, max_length=80, pattern=r"^[A-Za-z0-9_.-]+$",
+                      description="Name of the trace, used for file names")
+    title: str = Field(default="", max_length=200, description="Title shown with the trace")
+    screenshots: bool = Field(default=True, description="Record screenshots of the page as it paints")
+    snapshots: bool = Field(default=True, description="Save a DOM snapshot (HTML) after each action tool call")
+    sources: bool = Field(default=False, description="Also record JavaScript call stacks/samples and save the page's scripts")
+
+
+class TraceStartOutput(MessageOutput):
+    name: str
+
+
+@tool("trace_start", TraceStartInput, TraceStartOutput)
+async def trace_start(session: ToolSession, args: TraceStartInput) -> TraceStartOutput:
+    """Start a performance trace of the current tab (Chrome tracing: tasks, scripts, layout, paint,
+    network) plus a HAR of its requests, screenshots, and a DOM snapshot after each action tool.
+    Do the actions, then call trace_stop to get the ZIP. Use trace_group_start/stop to label steps."""
+    TRACE.ensure_off(session)
+    tab = await session.tab()
+    workdir = session.output_path(f".tmp/trace-{args.name}-{stamp()}/segment-0000.json", "").parent
+    record = TraceRecord(tab, args.name, args.title, args.screenshots, args.snapshots, args.sources, workdir)
+    _track_tabs(session, record)
+    record.baseline = {id(r) for r in _all_requests(record)}
+    try:
+        await _start_segment(record)
+    except BaseException:
+        _remove_workdir(workdir)
+        raise
+    await _mark(record, "trace_start", args.name)
+    if args.snapshots:
+        send, receive = trio.open_memory_channel[Any](1000)
+        record.queue = send
+        start_background(tab, _capture_snapshots, record, receive)
+        send.send_nowait((0, "trace_start", tab))
+    record.observer = _observer(session, record)
+    session.observers.append(record.observer)
+    TRACE.set(session, record)
+    what = ", ".join(x for x, on in (("screenshots", args.screenshots), ("DOM snapshots", args.snapshots),
+                                     ("script sources", args.sources)) if on)
+    return TraceStartOutput(message=f"tracing started on tab {session.current}" + (f" with {what}" if what else ""),
+                            name=args.name)
+
+
+class TraceStopInput(ToolInput):
+    path: str | None = Field(default=None, min_length=1, description=(
+        "ZIP file to write, inside the output directory (recommended). Without it the ZIP comes back "
+        "base64-encoded in data, which can be large"))
+
+
+@tool("trace_stop", TraceStopInput, TraceStopOutput)
+async def trace_stop(session: ToolSession, args: TraceStopInput) -> TraceStopOutput:
+    """Stop tracing and write the ZIP: trace.json (open in Perfetto or DevTools → Performance),
+    network.har, screenshots/, snapshots/ (DOM after each action) and markers.json (groups, chunks).
+    Give path to save it in the output directory; without path it is returned base64-encoded."""
+    if args.path:
+        session.output_path(args.path, "trace.zip")  # a bad path is refused while the trace still runs
+    record = TRACE.take(session, keep_dead=True)
+    if record.observer in session.observers:
+        session.observers.remove(record.observer)
+    try:
+        await _finish_snapshots(record)
+        if record.chunk is not None:
+            record.notes.append(f"chunk {record.chunk.name!r} was still open and is only in the full trace")
+        for _, name in reversed(record.open_groups):
+            record.notes.append(f"group {name!r} was still open; it ends with the trace")
+        await _mark(record, "trace_stop", record.name)
+        await _end_segment(record)
+        _track_tabs(session, record)
+        package = await _package(record, segments=record.segments, markers=record.markers, snaps=record.snaps,
+                                 baseline=record.baseline, since=record.started_wall, title=record.title,
+                                 name=record.name)
+        result = _emit(session, package, args.path, f"{record.name}.zip")
+    finally:
+        _remove_workdir(record.workdir)
+    return TraceStopOutput(message=_describe(result, "trace", record.notes), view_hint=tracing.VIEW_HINT, **result)
+
+
+class ChunkStartInput(ToolInput):
+    name: str = Field(default="", max_length=80, pattern=r"^[A-Za-z0-9_.-]*$", description="Name of the chunk (file naming)")
+    title: str = Field(default="", max_length=200, description="Title of the chunk")
+
+
+class ChunkStartOutput(MessageOutput):
+    name: str
+
+
+@tool("trace_chunk_start", ChunkStartInput, ChunkStartOutput)
+async def trace_chunk_start(session: ToolSession, args: ChunkStartInput) -> ChunkStartOutput:
+    """Begin a chunk: a slice of the running trace (from now until trace_chunk_stop) that is saved as
+    its own ZIP, e.g. one per test step. The full trace keeps recording; needs trace_start first."""
+    record = TRACE.get(session)
+    if record.chunk is not None:
+        raise ToolError("already_started", f"chunk {record.chunk.name!r} is open; call trace_chunk_stop first")
+    name = args.name or f"{record.name}-chunk-{record.chunks_written + 1}"
+    await _roll(record)
+    _track_tabs(session, record)
+    record.chunk = Chunk(name, args.title, len(record.segments), {id(r) for r in _all_requests(record)},
+                         len(record.snaps), len(record.markers))
+    await _mark(record, "chunk_start", name)
+    return ChunkStartOutput(message=f"chunk {name!r} started", name=name)
+
+
+class ChunkStopInput(ToolInput):
+    path: str | None = Field(default=None, min_length=1, description=(
+        "ZIP file for the chunk inside the output directory; without it the ZIP is returned base64-encoded"))
+
+
+@tool("trace_chunk_stop", ChunkStopInput, TraceArchiveOutput)
+async def trace_chunk_stop(session: ToolSession, args: ChunkStopInput) -> TraceArchiveOutput:
+    """End the chunk begun by trace_chunk_start and write just that slice (trace events, requests,
+    snapshots and markers since the chunk began) as its own ZIP; tracing continues."""
+    record = TRACE.get(session)
+    chunk = record.chunk
+    if chunk is None:
+        raise ToolError("not_started", "no chunk is open; call trace_chunk_start first")
+    if args.path:
+        session.output_path(args.path, "chunk.zip")
+    await _mark(record, "chunk_stop", chunk.name)
+    await _roll(record)
+    record.chunk = None
+    record.chunks_written += 1
+    _track_tabs(session, record)
+    # Snapshots of the chunk's last actions may still be on their way.
+    with trio.move_on_after(SNAPSHOT_TIMEOUT):
+        while record.queue is not None and record.queue.statistics().current_buffer_used:
+            await trio.sleep(0.02)
+    package = await _package(
+        record, segments=record.segments[chunk.first_segment:], markers=record.markers[chunk.first_marker:],
+        snaps=record.snaps[chunk.first_snapshot:], baseline=chunk.baseline, since=chunk.started,
+        title=chunk.title, name=chunk.name)
+    result = _emit(session, package, args.path, f"{chunk.name}.zip")
+    return TraceArchiveOutput(message=_describe(result, f"chunk {chunk.name!r}", []), **result)
+
+
+class GroupStartInput(ToolInput):
+    name: str = Field(min_length=1, max_length=200, description="Label of the group, e.g. 'log in'")
+    location: str | None = Field(default=None, max_length=500, description="Source location it belongs to, e.g. test.py:42")
+
+
+class GroupOutput(MessageOutput):
+    name: str
+    depth: int = Field(description="Nesting level: 0 for a top-level group")
+
+
+@tool("trace_group_start", GroupStartInput, GroupOutput)
+async def trace_group_start(session: ToolSession, args: GroupStartInput) -> GroupOutput:
+    """Open a named group in the running trace: the actions until trace_group_stop appear as one
+    labelled span in the trace viewers (user timing). Groups nest."""
+    record = TRACE.get(session)
+    marker = await _mark(record, "group_start", args.name, location=args.location)
+    marker.group_id = marker_id = record.fresh_id()
+    record.open_groups.append((marker_id, args.name))
+    depth = len(record.open_groups) - 1
+    return GroupOutput(message=f"group {args.name!r} started (depth {depth})", name=args.name, depth=depth)
+
+
+@tool("trace_group_stop", NoInput, GroupOutput)
+async def trace_group_stop(session: ToolSession, args: NoInput) -> GroupOutput:
+    """Close the innermost open trace group (started by trace_group_start)."""
+    record = TRACE.get(session)
+    if not record.open_groups:
+        raise ToolError("not_started", "no trace group is open; call trace_group_start first")
+    group_id, name = record.open_groups.pop()
+    marker = await _mark(record, "group_stop", name)
+    marker.group_id = group_id
+    depth = len(record.open_groups)
+    return GroupOutput(message=f"group {name!r} stopped", name=name, depth=depth)

@@ -1,0 +1,67 @@
+"""cdp_emulate_network / cdp_emulate_cpu: measurable slowdowns, undone by the clear tools."""
+
+from __future__ import annotations
+
+from tests.support.site import Response
+
+BODY = b"x" * 200_000
+FETCH = """(async () => { const t = performance.now();
+  const r = await fetch('/cdp/big?' + Math.random()); const b = await r.arrayBuffer();
+  return {ms: performance.now() - t, bytes: b.byteLength}; })()"""
+BUSY = """(() => { const t = performance.now(); let x = 0;
+  for (let i = 0; i < 1e7; i++) { x = (x + i * 7) % 1000003; }
+  return performance.now() - t; })()"""
+
+
+async def test_network_emulation_slows_a_200kb_fetch(mcp, site):
+    site.route("/cdp/big", Response(BODY, content_type="application/octet-stream"))
+    await mcp.ok("page_navigate", {"url": site.route("/cdp/net", "<p>net</p>")})
+    base = await mcp.js(FETCH)
+    assert base["bytes"] == len(BODY)
+    applied = await mcp.ok("cdp_emulate_network", {"latency": 50, "download": 200_000, "upload": 200_000})
+    assert (applied["latency"], applied["download"], applied["offline"]) == (50, 200_000, False)
+    slow = await mcp.js(FETCH)
+    assert slow["bytes"] == len(BODY)
+    assert slow["ms"] > 700 and slow["ms"] > base["ms"] + 500, (base, slow)
+    await mcp.ok("cdp_clear_network_emulation")
+    again = await mcp.js(FETCH)
+    assert again["ms"] < slow["ms"] / 2, (again, slow)
+
+
+async def test_network_presets_and_out_of_order(mcp, site):
+    assert (await mcp.fail("cdp_clear_network_emulation"))["code"] == "not_started"
+    await mcp.ok("page_navigate", {"url": site.route("/cdp/preset", "<p>preset</p>")})
+    data = await mcp.ok("cdp_emulate_network", {"preset": "fast3g"})
+    assert (data["latency"], data["download"], data["upload"]) == (562.5, 180_000, 84_375)
+    assert (await mcp.fail("cdp_emulate_network", {"preset": "4g"}))["code"] == "already_started"
+    await mcp.ok("cdp_clear_network_emulation")
+    data = await mcp.ok("cdp_emulate_network", {"preset": "offline"})
+    assert data["offline"] is True
+    assert await mcp.js("fetch('/cdp/preset').then(() => 'online', () => 'offline')") == "offline"
+    await mcp.ok("cdp_clear_network_emulation")
+    assert await mcp.js("fetch('/cdp/preset').then(() => 'online', () => 'offline')") == "online"
+    err = await mcp.fail("cdp_emulate_network", {"preset": "5g"})
+    assert err["code"] == "invalid_arguments" and err["details"][0]["field"] == "preset"
+    assert (await mcp.fail("cdp_emulate_network", {}))["code"] == "invalid_arguments"
+
+
+async def test_cpu_emulation_slows_a_busy_loop(mcp, site):
+    await mcp.ok("page_navigate", {"url": site.route("/cdp/cpu", "<p>cpu</p>")})
+    await mcp.js(BUSY)  # warm up the JIT so both runs execute the same optimized code
+    base = min([await mcp.js(BUSY) for _ in range(2)])
+    assert (await mcp.ok("cdp_emulate_cpu", {"rate": 4}))["rate"] == 4
+    slow = await mcp.js(BUSY)
+    assert slow / base > 1.5, (base, slow)
+    assert (await mcp.fail("cdp_emulate_cpu", {"rate": 2}))["code"] == "already_started"
+    await mcp.ok("cdp_clear_cpu_emulation")
+    assert (await mcp.fail("cdp_clear_cpu_emulation"))["code"] == "not_started"
+    after = min([await mcp.js(BUSY) for _ in range(2)])
+    assert after < slow, (after, slow)
+
+
+async def test_cpu_rate_must_be_2_4_or_6(mcp):
+    for bad in (3, 1, 8, "fast"):
+        err = await mcp.fail("cdp_emulate_cpu", {"rate": bad})
+        assert err["code"] == "invalid_arguments" and err["details"][0]["field"] == "rate"
+    err = await mcp.fail("cdp_emulate_cpu", {})
+    assert err["details"][0]["field"] == "rate"

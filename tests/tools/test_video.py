@@ -1,0 +1,74 @@
+"""video_start / video_stop: a real WebM (or MP4) whose duration and size ffprobe confirms."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import trio
+
+ANIMATED = """<title>video</title><body style="margin:0;background:#fff">
+<div id=box style="width:60px;height:60px;background:#06c;position:absolute;top:20px"></div>
+<script>let x = 0; setInterval(() => { x = (x + 5) % 300; box.style.left = x + 'px'; }, 20);</script>"""
+
+
+def _probe(path: Path) -> dict:
+    out = subprocess.run(
+        ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+         "format=duration:stream=width,height,codec_name", "-of", "json", str(path)],
+        capture_output=True, text=True, check=True, timeout=30,
+    )
+    return json.loads(out.stdout)
+
+
+def _container(path: Path) -> str:
+    head = path.read_bytes()[:12]
+    if head[:4] == b"\x1a\x45\xdf\xa3":
+        return "webm"
+    if head[4:8] == b"ftyp":
+        return "mp4"
+    return "unknown"
+
+
+async def test_video_duration_and_size(mcp, site):
+    await mcp.ok("page_navigate", {"url": site.route("/video/anim", ANIMATED)})
+    started = await mcp.ok("video_start", {"dir": "clips", "width": 320, "height": 240})
+    began = time.monotonic()
+    await trio.sleep(2.0)
+    elapsed = time.monotonic() - began  # the recording time the video must match
+    data = await mcp.ok("video_stop")
+    path = Path(data["path"])
+    assert path == Path(started["path"]) and path.parent.name == "clips"
+    assert _container(path) in ("webm", "mp4")
+    assert data["size"] == path.stat().st_size > 0
+    assert data["captured_frames"] > 5
+    probe = _probe(path)
+    duration = float(probe["format"]["duration"])
+    assert abs(duration - elapsed) <= 1.0, (duration, elapsed)
+    assert abs(data["duration"] - elapsed) <= 1.0
+    stream = probe["streams"][0]
+    assert (stream["width"], stream["height"]) == (320, 240)
+
+
+async def test_video_static_page_still_has_full_length(mcp, site):
+    await mcp.ok("page_navigate", {"url": site.route("/video/static", "<h1>still</h1>")})
+    data = await mcp.ok("video_start", {})
+    assert data["width"] <= 800 and data["height"] <= 800 and data["width"] % 2 == 0
+    await trio.sleep(1.0)
+    stopped = await mcp.ok("video_stop")
+    duration = float(_probe(Path(stopped["path"]))["format"]["duration"])
+    assert 0.6 <= duration <= 2.2
+
+
+async def test_video_out_of_order_and_bad_size(mcp, site):
+    assert (await mcp.fail("video_stop"))["code"] == "not_started"
+    err = await mcp.fail("video_start", {"width": 4})
+    assert err["code"] == "invalid_arguments" and err["details"][0]["field"] == "width"
+    err = await mcp.fail("video_start", {"dir": "../outside"})
+    assert err["code"] == "invalid_path"
+    await mcp.ok("page_navigate", {"url": site.route("/video/twice", "<p>x</p>")})
+    await mcp.ok("video_start", {})
+    assert (await mcp.fail("video_start", {}))["code"] == "already_started"
+    await mcp.ok("video_stop")
