@@ -21,6 +21,9 @@ class MouseState:
     x: float = 0.0
     y: float = 0.0
     pressed: set[str] = field(default_factory=set)
+    # Keyboard modifiers held down (input_keyboard_down); mouse events carry them, so
+    # holding Shift then clicking is a real Shift+click.
+    modifiers: int = 0
 
     @property
     def buttons(self) -> int:
@@ -35,10 +38,10 @@ def check_button(button: str | None) -> str:
 
 
 async def mouse_event(session: Session, kind: str, mouse: MouseState, *, button: str = "none",
-                      click_count: int = 0, modifiers: int = 0, **extra: Any) -> None:
+                      click_count: int = 0, modifiers: int | None = None, **extra: Any) -> None:
     params: dict[str, Any] = {
         "type": kind, "x": mouse.x, "y": mouse.y, "button": button, "buttons": mouse.buttons,
-        "clickCount": click_count, "modifiers": modifiers, **extra,
+        "clickCount": click_count, "modifiers": mouse.modifiers if modifiers is None else modifiers, **extra,
     }
     await session.send("Input.dispatchMouseEvent", params)
 

@@ -60,6 +60,19 @@ _PUNCTUATION = {
 _SHIFTED = dict(zip("!@#$%^&*()_+{}|:\"<>?~", "1234567890-=[]\\;',./`", strict=True))
 
 
+_SHIFT_OF = {base: char for char, base in _SHIFTED.items()}
+
+
+def shifted(key: KeyDef) -> KeyDef:
+    """What a printable key types with Shift held on a US layout: ``a`` → ``A``, ``1`` → ``!``."""
+    if len(key.key) != 1 or not key.code:
+        return key
+    char = key.key.upper() if key.key.isascii() and key.key.isalpha() else _SHIFT_OF.get(key.key)
+    if char is None or char == key.key:
+        return key
+    return KeyDef(char, key.code, key.key_code, char, key.location)
+
+
 class UnknownKey(ValueError):
     pass
 

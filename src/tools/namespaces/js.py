@@ -8,7 +8,8 @@ from typing import Any
 from pydantic import Field
 
 from .. import locate
-from ..models import ToolInput, ToolOutput
+from ..errors import ToolError
+from ..models import MessageOutput, ToolInput, ToolOutput
 from ..registry import tool
 from ..session import ToolSession
 
@@ -46,3 +47,89 @@ async def js_evaluate(session: ToolSession, args: EvaluateInput) -> EvaluateOutp
         if len(text) > args.max_result_size:
             return EvaluateOutput(result=text[: args.max_result_size], truncated=True)
     return EvaluateOutput(result=value, truncated=False)
+
+
+# -- init scripts, injected scripts and styles ------------------------------------------------
+
+
+class InitScriptInput(ToolInput):
+    script: str = Field(min_length=1, description="JavaScript source to run in every new document before the page's own scripts")
+
+
+@tool("js_init_script", InitScriptInput, MessageOutput, records=True)
+async def js_init_script(session: ToolSession, args: InitScriptInput) -> MessageOutput:
+    """Register a script that runs before the page's own scripts in every document loaded from
+    now on, in every open tab and in tabs opened later (popups included). It does not run in
+    the current document: navigate or reload to apply it. Use it to stub APIs or set flags early."""
+    await session.tab()  # launch first, so the new script is not applied twice to a first tab
+    if args.script in session.init_scripts:
+        return MessageOutput(message="this init script is already registered")
+    for tab in list(session.tabs):
+        await tab.session.send("Page.addScriptToEvaluateOnNewDocument", {"source": args.script})
+    session.init_scripts.append(args.script)
+    return MessageOutput(message=f"init script registered in {len(session.tabs)} open tab(s) and future tabs; "
+                                 "it runs from the next navigation")
+
+
+class AddScriptInput(ToolInput):
+    source: str = Field(min_length=1, description="JavaScript source for an inline classic <script>")
+
+
+class AddStyleInput(ToolInput):
+    source: str = Field(min_length=1, description="CSS source for a <style> element")
+
+
+# The marker appended after the source tells a script that ran from one that the page's
+# Content-Security-Policy blocked; the error listener catches what the script threw.
+_ADD_SCRIPT = r"""
+(source) => {
+  const el = document.createElement('script');
+  el.textContent = source + '\n;document.currentScript && (document.currentScript.dataset.a11yRan = "1");';
+  let thrown = null;
+  const onError = (e) => { thrown = e.error ? String(e.error && e.error.stack || e.error) : e.message; };
+  window.addEventListener('error', onError);
+  try { (document.head || document.documentElement).appendChild(el); }
+  finally { window.removeEventListener('error', onError); }
+  const ran = el.dataset.a11yRan === '1';
+  delete el.dataset.a11yRan;
+  el.textContent = source;
+  return {ran, thrown};
+}
+"""
+
+_ADD_STYLE = r"""
+(source) => {
+  const el = document.createElement('style');
+  el.textContent = source;
+  (document.head || document.documentElement).appendChild(el);
+  return el.sheet ? el.sheet.cssRules.length : -1;
+}
+"""
+
+
+@tool("js_add_script", AddScriptInput, MessageOutput, records=True)
+async def js_add_script(session: ToolSession, args: AddScriptInput) -> MessageOutput:
+    """Inject an inline <script> with the given source into the current frame's document; it
+    runs at once in the page's own world (globals it defines stay). An error the script throws
+    is a javascript_error; a page whose Content-Security-Policy forbids inline scripts blocks
+    it (use js_evaluate instead, which CSP does not restrict)."""
+    result = await locate.evaluate(session, f"({_ADD_SCRIPT})({json.dumps(args.source)})")
+    if result.get("thrown"):
+        first = str(result["thrown"]).split("\n")[0]
+        raise ToolError("javascript_error", f"the injected script threw: {first}")
+    if not result.get("ran"):
+        raise ToolError("javascript_error", "the script element was added but did not run: the page's "
+                                            "Content-Security-Policy blocks inline scripts; use js_evaluate")
+    return MessageOutput(message=f"script injected and run ({len(args.source)} characters)")
+
+
+@tool("js_add_style", AddStyleInput, MessageOutput, records=True)
+async def js_add_style(session: ToolSession, args: AddStyleInput) -> MessageOutput:
+    """Inject a <style> element with the given CSS into the current frame's document, e.g. to
+    hide overlays or test a fix. Returns how many rules the browser parsed (0 means the CSS
+    was not understood)."""
+    rules = await locate.evaluate(session, f"({_ADD_STYLE})({json.dumps(args.source)})")
+    if rules == -1:
+        raise ToolError("javascript_error", "the style element was added but has no stylesheet: the page's "
+                                            "Content-Security-Policy blocks inline styles")
+    return MessageOutput(message=f"style injected: {rules} rule(s) parsed")

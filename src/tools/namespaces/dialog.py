@@ -1,0 +1,79 @@
+"""dialog_: see and answer the page's alert, confirm, prompt and beforeunload dialogs.
+
+The tab records ``Page.javascriptDialogOpening`` from the moment it opens, and
+tools that trigger input stop waiting when a dialog appears, so the agent sees
+the dialog here and answers it with dialog_handle.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import trio
+from pydantic import Field
+
+from ..errors import ToolError
+from ..models import NoInput, ToolInput, ToolOutput
+from ..registry import tool
+from ..session import ToolSession
+
+DialogType = Literal["alert", "confirm", "prompt", "beforeunload"]
+
+
+class DialogInfo(ToolOutput):
+    has_dialog: bool = Field(description="True while a dialog is open in the current tab")
+    dialog_type: DialogType | None = Field(default=None, description="alert, confirm, prompt or beforeunload")
+    message: str = Field(default="", description="The dialog's text")
+    default_value: str = Field(default="", description="A prompt's default answer")
+
+
+class HandleInput(ToolInput):
+    action: Literal["accept", "dismiss"] = Field(description="accept (OK) or dismiss (Cancel)")
+    prompt_text: str | None = Field(default=None, description="Answer to type into a prompt before accepting")
+
+
+class HandleOutput(ToolOutput):
+    message: str = Field(description="What was done")
+    dialog_type: DialogType = Field(description="The type of the dialog that was handled")
+
+
+@tool("dialog_get", NoInput, DialogInfo)
+async def dialog_get(session: ToolSession, args: NoInput) -> DialogInfo:
+    """Report the dialog open in the current tab, if any: its type, message and a prompt's
+    default value. has_dialog is false when none is open. While a dialog is open, other
+    page tools fail with dialog_open until dialog_handle answers it."""
+    tab = await session.tab()
+    dialog = tab.dialog
+    if dialog is None:
+        return DialogInfo(has_dialog=False)
+    kind = dialog.type if dialog.type in ("alert", "confirm", "prompt", "beforeunload") else None
+    return DialogInfo(has_dialog=True, dialog_type=kind, message=dialog.message, default_value=dialog.default_value)
+
+
+@tool("dialog_handle", HandleInput, HandleOutput, records=True)
+async def dialog_handle(session: ToolSession, args: HandleInput) -> HandleOutput:
+    """Accept or dismiss the open dialog in the current tab; for a prompt, prompt_text is the
+    answer (accepting without it returns the prompt's default). The page's confirm() then
+    returns true/false and prompt() the text or null. Fails with not_found when no dialog is open."""
+    tab = await session.tab()
+    dialog = tab.dialog
+    if dialog is None:
+        raise ToolError("not_found", "no dialog is open in the current tab; dialog_get reports when one is "
+                                     "(trigger it first, e.g. with a click)")
+    if args.prompt_text is not None and dialog.type != "prompt":
+        raise ToolError("invalid_arguments", f"prompt_text applies to prompt dialogs; this one is a {dialog.type}")
+    params: dict[str, object] = {"accept": args.action == "accept"}
+    if dialog.type == "prompt" and args.action == "accept":
+        # Without an answer, accept what the prompt offered, as pressing OK would.
+        params["promptText"] = args.prompt_text if args.prompt_text is not None else dialog.default_value
+    await tab.session.send("Page.handleJavaScriptDialog", params)
+    # The closed event clears tab.dialog; wait for it so the next call sees the page unblocked.
+    with trio.move_on_after(2):
+        while tab.dialog is dialog:
+            await trio.sleep(0.01)
+    if tab.dialog is dialog:  # the event never came: do what its handler would have done
+        tab.dialog = None
+        tab.dialog_opened = trio.Event()
+    answer = f" with {params['promptText']!r}" if "promptText" in params else ""
+    verb = "accepted" if args.action == "accept" else "dismissed"
+    return HandleOutput(message=f"{verb} the {dialog.type} ({dialog.message!r}){answer}", dialog_type=dialog.type)

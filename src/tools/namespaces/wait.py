@@ -1,0 +1,386 @@
+"""wait_: block until the page reaches a condition, always with a deadline.
+
+Conditions that live in the page (text, a JS predicate) are polled by one
+page-side loop, so a wait costs one CDP round trip rather than one per poll;
+when a navigation destroys the document mid-wait the loop is restarted in the
+new document with the time that is left. Element states reuse the locator's
+own in-page wait; URL and load waits follow the browser's navigation events.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from typing import Any, Literal
+
+import trio
+from pydantic import Field, field_validator
+
+from cdpdriver import ProtocolError
+
+from .. import locate
+from ..errors import ToolError
+from ..models import ToolInput, ToolOutput, WaitTimeoutMs
+from ..registry import tool
+from ..session import ToolSession
+from ..tab import Tab
+
+ElementState = Literal["attached", "detached", "visible", "hidden"]
+POLL_INTERVAL_MS = 50
+_LONG_LIVED = {"EventSource", "WebSocket", "Ping", "Preflight"}
+
+
+# -- outputs -----------------------------------------------------------------------------
+
+
+class WaitOutput(ToolOutput):
+    message: str = Field(description="What was waited for")
+    elapsed_ms: int = Field(description="How long the wait took")
+
+
+class WaitUrlOutput(WaitOutput):
+    url: str = Field(description="The page URL when the wait ended")
+
+
+class WaitFunctionOutput(WaitOutput):
+    value: Any = Field(description="The truthy value the function returned (JSON; DOM nodes are described)")
+
+
+def _elapsed(started: float) -> int:
+    return int((time.perf_counter() - started) * 1000)
+
+
+# -- the shared page-side poll ------------------------------------------------------------
+
+# ``check`` returns {done, value?, reason?, code?, fatal?}; the loop ends when it is done,
+# fatal (an error that waiting cannot fix), or the deadline passes.
+_POLL = r"""
+async (check, timeoutMs, intervalMs) => {
+  const deadline = performance.now() + timeoutMs;
+  while (true) {
+    const r = await check();
+    if (r.done || r.fatal) return r;
+    if (performance.now() >= deadline) return Object.assign(r, {timedOut: true});
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+"""
+
+# Shared helpers for the check functions: whitespace-normalised text and ``>>>`` piercing.
+_HELPERS = r"""
+const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
+const pierce = (selector) => {
+  let roots = [document];
+  let found = [];
+  const hops = selector.split(/\s*>>>\s*/);
+  hops.forEach((hop, i) => {
+    found = roots.flatMap((root) => [...root.querySelectorAll(hop)]);
+    if (i < hops.length - 1) roots = found.map((el) => el.shadowRoot || el.contentDocument).filter(Boolean);
+  });
+  return found;
+};
+const deepText = (el) => {
+  const parts = [el.innerText !== undefined ? el.innerText : el.textContent];
+  for (const host of el.querySelectorAll('*')) {
+    if (host.shadowRoot) for (const child of host.shadowRoot.children) parts.push(child.innerText || '');
+  }
+  return norm(parts.join(' '));
+};
+"""
+
+
+async def poll_in_page(session: ToolSession, check: str, timeout_ms: int) -> dict[str, Any]:
+    """Run ``check`` (JS function source) every 50 ms in the current frame until it is done.
+
+    Returns the check's last result; ``timedOut`` is set when the deadline passed.
+    """
+    deadline = trio.current_time() + timeout_ms / 1000
+    while True:
+        remaining = max(0.0, deadline - trio.current_time())
+        expression = f"({_POLL})({check}, {int(remaining * 1000)}, {POLL_INTERVAL_MS})"
+        try:
+            with trio.move_on_after(remaining + 2):
+                result = await locate.evaluate(session, expression, timeout=remaining + 5)
+                return result if isinstance(result, dict) else {"done": False, "timedOut": True}
+            return {"done": False, "timedOut": True, "reason": "the page did not answer (a script is busy)"}
+        except (ProtocolError, BaseExceptionGroup) as exc:
+            # The document went away mid-wait (navigation): poll again in the new one.
+            if context_lost(exc) and trio.current_time() < deadline:
+                await trio.sleep(0.05)
+                continue
+            raise unwrap(exc) from None
+
+
+def unwrap(exc: BaseException) -> BaseException:
+    """The one error inside the nursery groups that ``locate``'s dialog guard raises."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def context_lost(exc: BaseException) -> bool:
+    """True when a command failed only because its document was replaced."""
+    exc = unwrap(exc)
+    return isinstance(exc, ProtocolError) and any(m in str(exc) for m in locate._CONTEXT_LOST)
+
+
+def _fail(result: dict[str, Any], timeout_message: str) -> ToolError:
+    code = result.get("code") or ("timeout" if result.get("timedOut") else "javascript_error")
+    if result.get("fatal"):
+        return ToolError(code, str(result.get("reason")))
+    return ToolError(code, timeout_message)
+
+
+# -- element states -------------------------------------------------------------------------
+
+
+class SelectorWaitInput(ToolInput):
+    selector: str = Field(min_length=1, description="CSS selector (in the current frame; ' >>> ' pierces shadow roots)")
+    state: ElementState = Field(default="visible", description="State to wait for")
+    timeout_ms: int = WaitTimeoutMs
+
+
+class StateWaitInput(ToolInput):
+    selector: str = Field(min_length=1, description="CSS selector (in the current frame; ' >>> ' pierces shadow roots)")
+    state: ElementState = Field(description="State to wait for: attached, detached, visible or hidden")
+    timeout_ms: int = WaitTimeoutMs
+
+
+async def _wait_element(session: ToolSession, selector: str, state: str, timeout_ms: int) -> WaitOutput:
+    started = time.perf_counter()
+    locator = {"kind": "css", "value": selector, "name": None}
+    deadline = trio.current_time() + timeout_ms / 1000
+    while True:
+        remaining = max(0, int((deadline - trio.current_time()) * 1000))
+        try:
+            await locate.find(session, locator, state=state, timeout_ms=remaining, scroll=False)
+            break
+        except (ProtocolError, BaseExceptionGroup) as exc:
+            if context_lost(exc) and trio.current_time() < deadline:
+                await trio.sleep(0.05)
+                continue
+            raise unwrap(exc) from None
+    return WaitOutput(message=f"selector {selector!r} is {state}", elapsed_ms=_elapsed(started))
+
+
+@tool("wait_for_selector", SelectorWaitInput, WaitOutput)
+async def wait_for_selector(session: ToolSession, args: SelectorWaitInput) -> WaitOutput:
+    """Wait until an element matching the CSS selector is visible (or attached, hidden,
+    detached with state). Returns at once when it already is. Fails with element_not_found
+    when nothing ever matched, timeout when something matched but never reached the state."""
+    return await _wait_element(session, args.selector, args.state, args.timeout_ms)
+
+
+@tool("wait_for_state", StateWaitInput, WaitOutput)
+async def wait_for_state(session: ToolSession, args: StateWaitInput) -> WaitOutput:
+    """Wait until the element matching the selector reaches the given state: attached,
+    detached (removed or never present), visible, or hidden (not rendered or absent).
+    Use it after an action to wait for a spinner to go away or a panel to open."""
+    return await _wait_element(session, args.selector, args.state, args.timeout_ms)
+
+
+# -- text -------------------------------------------------------------------------------------
+
+
+class TextWaitInput(ToolInput):
+    text: str = Field(min_length=1, description="Text to wait for (substring, case-insensitive, whitespace-normalised)")
+    selector: str | None = Field(default=None, min_length=1, description="Only look inside elements matching this CSS selector")
+    timeout_ms: int = WaitTimeoutMs
+
+
+def _text_check(text: str, selector: str | None) -> str:
+    return f"""() => {{
+      {_HELPERS}
+      const want = norm({json.dumps(text)}).toLowerCase();
+      const selector = {json.dumps(selector)};
+      let scopes;
+      if (selector) {{
+        try {{ scopes = pierce(selector); }}
+        catch (e) {{ return {{fatal: true, code: 'invalid_arguments', reason: 'bad selector: ' + e.message}}; }}
+        if (!scopes.length) return {{done: false, code: 'element_not_found'}};
+      }} else {{
+        if (!document.body) return {{done: false, seen: ''}};
+        scopes = [document.body];
+      }}
+      let seen = '';
+      for (const scope of scopes) {{
+        const t = deepText(scope);
+        if (t.toLowerCase().includes(want)) return {{done: true}};
+        seen = seen || t;
+      }}
+      return {{done: false, seen: seen.slice(0, 200)}};
+    }}"""
+
+
+@tool("wait_for_text", TextWaitInput, WaitOutput)
+async def wait_for_text(session: ToolSession, args: TextWaitInput) -> WaitOutput:
+    """Wait until the text is present in the page's visible text (innerText, open shadow
+    roots included), or inside the elements matching selector. Matching is a
+    case-insensitive substring with whitespace collapsed. On timeout the message shows
+    the start of the text that was there."""
+    started = time.perf_counter()
+    result = await poll_in_page(session, _text_check(args.text, args.selector), args.timeout_ms)
+    where = f" in {args.selector!r}" if args.selector else ""
+    if result.get("done"):
+        return WaitOutput(message=f"text {args.text!r} is present{where}", elapsed_ms=_elapsed(started))
+    if result.get("code") == "element_not_found":
+        raise ToolError("element_not_found", f"selector {args.selector!r} matched 0 elements within "
+                        f"{args.timeout_ms} ms; call page_inspect to see the page's elements")
+    seen = result.get("seen") or ""
+    raise _fail(result, f"text {args.text!r} did not appear{where} within {args.timeout_ms} ms; "
+                        f"the text there starts with {seen!r}")
+
+
+# -- JavaScript predicate ------------------------------------------------------------------------
+
+
+class FunctionWaitInput(ToolInput):
+    function: str = Field(min_length=1, description=(
+        "JavaScript expression or function source, e.g. 'window.appReady' or "
+        "'() => document.querySelectorAll(\"li\").length > 3'; polled until truthy (promises awaited)"))
+    timeout_ms: int = WaitTimeoutMs
+
+
+def _function_check(source: str) -> str:
+    body = source.strip().rstrip(";").strip()
+    return f"""async () => {{
+      let v = await (
+{body}
+      );
+      if (typeof v === 'function') v = await v();
+      if (!v) return {{done: false, last: String(v)}};
+      if (v instanceof Node) {{
+        v = v.nodeType === 1 ? '<' + v.localName + (v.id ? '#' + v.id : '') + '>' : v.nodeName;
+      }} else {{
+        try {{ JSON.stringify(v); }} catch (e) {{ v = String(v); }}
+      }}
+      return {{done: true, value: v}};
+    }}"""
+
+
+@tool("wait_for_function", FunctionWaitInput, WaitFunctionOutput)
+async def wait_for_function(session: ToolSession, args: FunctionWaitInput) -> WaitFunctionOutput:
+    """Poll a JavaScript expression or function in the current frame every 50 ms until it
+    returns something truthy, and return that value. Survives navigations (it restarts in
+    the new document). A script that throws fails at once with javascript_error."""
+    started = time.perf_counter()
+    result = await poll_in_page(session, _function_check(args.function), args.timeout_ms)
+    if result.get("done"):
+        return WaitFunctionOutput(message="the function returned a truthy value",
+                                  elapsed_ms=_elapsed(started), value=result.get("value"))
+    raise _fail(result, f"the function was still falsy after {args.timeout_ms} ms "
+                        f"(last value: {result.get('last', 'none')})")
+
+
+# -- URL ---------------------------------------------------------------------------------------------
+
+
+def url_matcher(pattern: str) -> Callable[[str], bool]:
+    """``/regex/flags`` is a regular expression (searched); a pattern with ``*`` is a glob
+    over the whole URL (``**`` any characters, ``*`` any except ``/``); anything else is a
+    substring."""
+    head, _, flags = pattern[1:].rpartition("/")
+    if pattern.startswith("/") and head and set(flags) <= set("ims"):
+        bits = 0
+        for f in flags:
+            bits |= {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL}[f]
+        regex = re.compile(head, bits)
+        return lambda url: regex.search(url) is not None
+    if "*" in pattern:
+        parts = re.split(r"(\*\*|\*)", pattern)
+        glob = "".join({"**": ".*", "*": "[^/]*"}.get(p, re.escape(p)) for p in parts)
+        compiled = re.compile(glob)
+        return lambda url: compiled.fullmatch(url) is not None
+    return lambda url: pattern in url
+
+
+class UrlWaitInput(ToolInput):
+    pattern: str = Field(min_length=1, description=(
+        "'/regex/' (flags i, m, s allowed after it), a glob matched against the whole URL when it "
+        "contains * ('**' = anything, '*' = anything but '/'; e.g. '**/done*'), or else a plain substring"))
+    timeout_ms: int = WaitTimeoutMs
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        try:
+            url_matcher(value)
+        except re.error as exc:
+            raise ValueError(f"bad regular expression: {exc}") from None
+        return value
+
+
+def _navigated_url(tab: Tab, method: str, params: dict[str, Any]) -> str | None:
+    """The main frame's new URL from a navigation event, or None for other frames."""
+    if method == "Page.navigatedWithinDocument":
+        return params.get("url") if params.get("frameId") == tab.page.main_frame_id else None
+    frame = params.get("frame") or {}
+    if frame.get("parentId"):
+        return None
+    return str(frame.get("url", "")) + str(frame.get("urlFragment") or "")
+
+
+@tool("wait_for_url", UrlWaitInput, WaitUrlOutput)
+async def wait_for_url(session: ToolSession, args: UrlWaitInput) -> WaitUrlOutput:
+    """Wait until the current tab's URL matches the pattern: '/regex/', a glob with * over the
+    whole URL ('**/done*'), or a plain substring. Returns at once when the URL already
+    matches; otherwise follows navigations, including same-document ones (pushState, #hash)."""
+    started = time.perf_counter()
+    tab = await session.tab()
+    matches = url_matcher(args.pattern)
+    with tab.session.listen(["Page.frameNavigated", "Page.navigatedWithinDocument"], raw=True) as events:
+        url = await tab.url()
+        with trio.move_on_after(args.timeout_ms / 1000):
+            while not matches(url):
+                event = await events.receive()
+                url = _navigated_url(tab, event.method, event.params) or url
+            return WaitUrlOutput(message=f"the URL matches {args.pattern!r}", elapsed_ms=_elapsed(started), url=url)
+    raise ToolError("timeout", f"the URL did not match {args.pattern!r} within {args.timeout_ms} ms; "
+                               f"it is {url!r}")
+
+
+# -- load state --------------------------------------------------------------------------------------
+
+
+class LoadWaitInput(ToolInput):
+    state: Literal["load", "domcontentloaded", "networkidle"] = Field(description=(
+        "load, domcontentloaded, or networkidle (load fired and no request in flight for 500 ms)"))
+    timeout_ms: int = WaitTimeoutMs
+
+
+def _pending_requests(tab: Tab) -> list[str]:
+    """Requests of the current document still waiting for a response, from the tab's own log.
+
+    The driver counts in-flight requests only from the first networkidle wait on; this
+    covers requests the page started before that.
+    """
+    records = list(tab.requests.values())
+    documents = [r.started for r in records if r.resource_type == "Document"]
+    since = max(documents) if documents else 0.0
+    return [r.url for r in records
+            if r.started >= since and r.status == 0 and not r.failed and r.finished is None
+            and r.resource_type not in _LONG_LIVED]
+
+
+@tool("wait_for_load", LoadWaitInput, WaitUrlOutput)
+async def wait_for_load(session: ToolSession, args: LoadWaitInput) -> WaitUrlOutput:
+    """Wait until the current document reached a load state: domcontentloaded, load, or
+    networkidle (no request in flight for 500 ms). Returns at once when it already has. Use
+    networkidle after an action that loads data in the background."""
+    started = time.perf_counter()
+    tab = await session.tab()
+    deadline = trio.current_time() + args.timeout_ms / 1000
+    while True:
+        remaining = max(0.0, deadline - trio.current_time())
+        await tab.page.wait_for_load_state(args.state, timeout=remaining)
+        pending = _pending_requests(tab) if args.state == "networkidle" else []
+        if not pending:
+            break
+        if trio.current_time() >= deadline:
+            raise ToolError("timeout", f"the network was still busy after {args.timeout_ms} ms "
+                                       f"({len(pending)} pending, e.g. {pending[0]})")
+        await trio.sleep(0.05)
+    url = await tab.url()
+    return WaitUrlOutput(message=f"the page reached {args.state}", elapsed_ms=_elapsed(started), url=url)
