@@ -195,6 +195,7 @@ class PartialRunner:
                 except (JavaScriptError, ProtocolError) as exc:  # e.g. the page navigated itself
                     log.debug("early-injected world unusable, injecting again: %s", exc)
             if partials is None:
+                self.untested = []
                 session = self.page.session
                 world = await isolated_world(session, self.page.main_frame_id)
                 top = _Frame(session, world, "top frame")

@@ -172,28 +172,20 @@ async def _load(page: Page, url: str, limits: EngineLimits, guard: NetGuard | No
     try:
         await watch.start()
         result = await page.navigate(url, wait_until="load", timeout=limits.navigation_timeout)
+        doc = await watch.document(str(result.loader_id) if result.loader_id else None)
     except NavigationFailed as exc:
-        watch.close()
-        blocked = guard.blocked_document() if guard is not None else None
-        if blocked is not None:
-            raise AuditFailed(
-                "navigation_failed",
-                describe_block(blocked),
-                [{"url": blocked.url, "netError": exc.error_text, "addresses": blocked.addresses}],
-            ) from exc
-        raise AuditFailed(
-            "navigation_failed",
-            f"Could not load {url}: {exc.error_text}",
-            [{"url": url, "netError": exc.error_text}],
-        ) from exc
+        answered = watch.last_response()
+        if answered is None or answered.status is None or answered.status < 400:
+            raise _navigation_failed(url, exc, guard) from exc
+        doc = answered
     except NavigationTimeout as exc:
-        watch.close()
         raise AuditFailed(
             "timeout",
             f"{url} did not finish loading within {limits.navigation_timeout:g} s",
             [{"url": url, "timeoutSeconds": limits.navigation_timeout}],
         ) from exc
-    doc = await watch.document(str(result.loader_id) if result.loader_id else None)
+    finally:
+        watch.close()
     if doc.status is not None and doc.status >= 400:
         raise AuditFailed(
             "http_error",
@@ -201,6 +193,21 @@ async def _load(page: Page, url: str, limits: EngineLimits, guard: NetGuard | No
             [{"url": url, "status": doc.status}],
         )
     return doc
+
+
+def _navigation_failed(url: str, exc: NavigationFailed, guard: NetGuard | None) -> AuditFailed:
+    blocked = guard.blocked_document() if guard is not None else None
+    if blocked is not None:
+        return AuditFailed(
+            "navigation_failed",
+            describe_block(blocked),
+            [{"url": blocked.url, "netError": exc.error_text, "addresses": blocked.addresses}],
+        )
+    return AuditFailed(
+        "navigation_failed",
+        f"Could not load {url}: {exc.error_text}",
+        [{"url": url, "netError": exc.error_text}],
+    )
 
 
 async def _links(page: Page) -> list[str]:
@@ -281,7 +288,7 @@ def classify(exc: BaseException, browser: Browser) -> AuditFailed | None:
         None,
     )
     if slow is not None:
-        return AuditFailed("timeout", f"The audit took too long: {slow or 'deadline reached'}.")
+        return AuditFailed("timeout", f"The audit took too long: {str(slow) or 'deadline reached'}.")
     closed = next((leaf for leaf in leaves if isinstance(leaf, TargetClosed)), None)
     if closed is not None:
         return AuditFailed("audit_failed", "The page was closed during the audit.", [{"reason": str(closed)}])
@@ -357,7 +364,9 @@ async def _audit_pages(
 
     async def audit_one(url: str, want_links: bool) -> PageAudit:
         try:
-            return await audit_page(browser, url, request, limits, collect_links=want_links)
+            audit = await audit_page(browser, url, request, limits, collect_links=want_links)
+            audit.axe_results = None  # a long crawl must not hold every page's raw results
+            return audit
         except AuditFailed as failure:
             if failure.code == "browser_crashed":
                 raise

@@ -93,6 +93,12 @@ class DocumentWatch:
                 mime_type=str(response.get("mimeType", "")),
             )
 
+    def last_response(self) -> DocumentInfo | None:
+        """The latest main-document response, e.g. of a navigation that then failed
+        (Chromium fails an error status with an empty body as ERR_HTTP_RESPONSE_CODE_FAILURE)."""
+        self._drain()
+        return next(reversed(self._seen.values()), None)
+
     async def document(self, loader_id: str | None) -> DocumentInfo:
         """The response of the navigation ``loader_id`` (its request id is the loader id).
 
@@ -101,14 +107,14 @@ class DocumentWatch:
         self._drain()
         self.close()
         info = self._seen.get(str(loader_id)) if loader_id else None
-        if info is not None:
+        if info is not None and info.status is not None and info.mime_type:
             return info
         world = await isolated_world(self.page.session, self.page.main_frame_id, "a11y-doc")
         data = await evaluate(self.page.session, _DOCUMENT_INFO_JS, world)
         return DocumentInfo(
-            url=str(data.get("url", "")),
-            status=data.get("status"),
-            mime_type=str(data.get("mimeType", "")),
+            url=(info.url if info else "") or str(data.get("url", "")),
+            status=(info.status if info else None) or data.get("status"),
+            mime_type=(info.mime_type if info else "") or str(data.get("mimeType", "")),
         )
 
 
