@@ -8,6 +8,7 @@ import pytest
 
 from audit.engine import EngineLimits, run_audit
 from tests.audit.support import make_request, open_page, resolve_selector
+from tests.support.site import Response
 
 FAST = EngineLimits(navigation_timeout=15, audit_timeout=60)
 
@@ -164,3 +165,32 @@ async def test_best_practices_are_kept_apart(browser, site, best_practices):
         assert [b.id for b in result.best_practices][:2] == ["b1", "b2"]
     else:
         assert result.best_practices == []
+
+
+async def test_page_scripts_cannot_tamper_with_axe(browser, site):
+    """axe runs in isolated worlds: a page that fakes ``axe``, breaks built-ins and forbids
+    every script by CSP is audited all the same."""
+    url = site.route(
+        "/audit/hostile.html",
+        Response(
+            "<!doctype html><html lang=en><title>hostile</title><main><img src=pixel.png></main>"
+            "<script>window.axe = {runPartial: () => Promise.resolve({}), utils: {}};"
+            "Array.prototype.map = () => []; JSON.stringify = () => '{}';"
+            "Object.fromEntries = () => ({}); window.Promise = function () {};</script>",
+            headers={"Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'"},
+        ),
+    )
+    result = await run_audit(browser, make_request(url), FAST)
+    assert [f.rule_id for f in result.findings] == ["image-alt"]
+
+
+async def test_results_cross_cdp_in_chunks(browser, site, monkeypatch):
+    """Partials and results larger than one chunk are split and joined without loss."""
+    import audit.axe
+
+    url = site.url("/audit/violations.html")
+    whole = await run_audit(browser, make_request(url), FAST)
+    monkeypatch.setattr(audit.axe, "CHUNK_CHARS", 997)
+    chunked = await run_audit(browser, make_request(url), FAST)
+    strip = {"duration_ms"}
+    assert chunked.model_dump(exclude=strip) == whole.model_dump(exclude=strip)
