@@ -1,0 +1,139 @@
+"""human_: hand the browser to a person (a CAPTCHA, a login, a consent wall) and wait.
+
+The overlay lives in an isolated world so page scripts cannot break its
+listeners, in an open shadow root so page CSS cannot restyle it. When the
+person navigates (logging in usually does), the overlay is put back on the
+new page and the wait goes on with the time that is left.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Literal
+
+import trio
+from pydantic import Field
+
+from cdpdriver import CDPError, ProtocolError
+
+from ..models import ToolInput, ToolOutput
+from ..registry import tool
+from ..session import ToolSession
+from ..tab import Tab
+from .wait import context_lost, unwrap
+
+OVERLAY_ID = "a11y-human-pause"
+MAX_PAUSE_MS = 3_600_000
+
+# Resolves with "button" or "key"; keeps itself attached if the page re-renders <body>.
+_OVERLAY = r"""
+(message, id) => new Promise((resolve) => {
+  const old = document.getElementById(id);
+  if (old) old.remove();
+  const host = document.createElement('div');
+  host.id = id;
+  Object.assign(host.style, {position: 'fixed', right: '16px', bottom: '16px', zIndex: '2147483647'});
+  const root = host.attachShadow({mode: 'open'});
+  const box = document.createElement('div');
+  Object.assign(box.style, {font: '14px/1.4 system-ui, sans-serif', background: '#1f2937', color: '#fff',
+    padding: '12px 14px', borderRadius: '8px', maxWidth: '360px', boxShadow: '0 4px 16px rgba(0,0,0,.35)'});
+  box.setAttribute('role', 'dialog');
+  box.setAttribute('aria-label', 'Automation paused');
+  const text = document.createElement('p');
+  text.textContent = message;
+  Object.assign(text.style, {margin: '0 0 8px'});
+  const hint = document.createElement('p');
+  hint.textContent = 'The automation is paused. Click Done or press Ctrl+Shift+Enter to hand back control.';
+  Object.assign(hint.style, {margin: '0 0 10px', opacity: '.8', fontSize: '12px'});
+  const done = document.createElement('button');
+  done.textContent = 'Done';
+  done.dataset.done = '';
+  Object.assign(done.style, {font: 'inherit', padding: '4px 14px', cursor: 'pointer'});
+  box.append(text, hint, done);
+  root.append(box);
+  const place = () => { if (!host.isConnected) (document.body || document.documentElement).appendChild(host); };
+  place();
+  const keeper = setInterval(place, 500);
+  const onKey = (e) => {
+    if (e.key === 'Enter' && e.ctrlKey && e.shiftKey) { e.preventDefault(); e.stopPropagation(); finish('key'); }
+  };
+  const finish = (how) => {
+    clearInterval(keeper);
+    window.removeEventListener('keydown', onKey, true);
+    host.remove();
+    resolve(how);
+  };
+  done.addEventListener('click', () => finish('button'));
+  window.addEventListener('keydown', onKey, true);
+})
+"""
+
+
+class PauseInput(ToolInput):
+    message: str = Field(default="Please finish this step in the browser, then click Done.", max_length=2000,
+                         description="What the person should do; shown in the overlay")
+    timeout_ms: int = Field(default=300_000, ge=0, le=MAX_PAUSE_MS,
+                            description="Give up after this long (not an error: timed_out is true)")
+
+
+class PauseOutput(ToolOutput):
+    message: str = Field(description="What happened")
+    resumed_by: Literal["button", "key", "timeout"] = Field(description="How the pause ended")
+    timed_out: bool
+    waited_ms: int
+
+
+async def _show_and_wait(tab: Tab, message: str) -> str:
+    """Show the overlay in the main frame and wait for the person; re-show after navigations."""
+    expression = f"({_OVERLAY})({json.dumps(message)}, {json.dumps(OVERLAY_ID)})"
+    while True:
+        try:
+            context = await tab.page.isolated_world(name="a11y-human")
+            reply = await tab.session.send("Runtime.evaluate", {
+                "expression": expression, "contextId": context, "awaitPromise": True, "returnByValue": True,
+            }, timeout=MAX_PAUSE_MS / 1000)
+            value = (reply.get("result") or {}).get("value")
+            if value in ("button", "key"):
+                return str(value)
+        except (ProtocolError, BaseExceptionGroup) as exc:
+            if not context_lost(exc) and "No frame" not in str(unwrap(exc)):
+                raise unwrap(exc) from None
+        await trio.sleep(0.1)  # the page is changing documents: show it again on the new one
+
+
+async def _remove_overlay(tab: Tab) -> None:
+    with trio.move_on_after(2):
+        try:
+            context = await tab.page.isolated_world(name="a11y-human")
+            await tab.session.send("Runtime.evaluate", {
+                "expression": f"document.getElementById({json.dumps(OVERLAY_ID)})?.remove()", "contextId": context,
+            }, timeout=2)
+        except CDPError:
+            pass
+
+
+@tool("human_pause", PauseInput, PauseOutput)
+async def human_pause(session: ToolSession, args: PauseInput) -> PauseOutput:
+    """Pause for a person to act in a headed browser (solve a CAPTCHA, log in, approve a
+    prompt): shows the message with a Done button over the page and returns when they click
+    it or press Ctrl+Shift+Enter, or when timeout_ms passes (timed_out true, not an error).
+    Launch with browser_launch headless=false first; MCP clients with a shorter tool timeout
+    give up earlier, so keep timeout_ms below it."""
+    tab = await session.tab()
+    started = time.perf_counter()
+    try:
+        await tab.session.send("Page.bringToFront", timeout=5)
+    except CDPError:
+        pass
+    resumed_by = "timeout"
+    with trio.move_on_after(args.timeout_ms / 1000):
+        resumed_by = await _show_and_wait(tab, args.message)
+    waited = int((time.perf_counter() - started) * 1000)
+    if resumed_by == "timeout":
+        await _remove_overlay(tab)
+        return PauseOutput(message=f"nobody signalled within {args.timeout_ms} ms; continuing",
+                           resumed_by="timeout", timed_out=True, waited_ms=waited)
+    how = "clicked Done" if resumed_by == "button" else "pressed Ctrl+Shift+Enter"
+    return PauseOutput(message=f"the person {how} after {waited} ms", resumed_by=resumed_by,
+                       timed_out=False, waited_ms=waited)
