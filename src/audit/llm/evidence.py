@@ -1,0 +1,539 @@
+"""What the model gets to see, gathered while the audited page is still open.
+
+For every finding and needs-review item in the five reviewed areas (text alternatives,
+contrast, keyboard, labels, link purpose) :func:`collect_evidence` records the element's
+markup, its accessible name and role (from Chromium's accessibility tree, i.e. what a
+screen reader gets), nearby text, computed colours and, for images and contrast, a small
+PNG crop of the element (``Page.captureScreenshot`` with a clip, scaled down and capped in
+bytes). It also looks for things axe-core *passes* but a person would not: images whose alt
+text is a file name or a generic word, and links whose text is "click here"-like; those
+become candidates the model confirms or rejects.
+
+Everything is bounded (items per page, characters per field, bytes per image, one overall
+timeout) and best effort: an element that cannot be resolved (an out-of-process iframe hop,
+a node removed since axe ran) keeps what axe reported, and an error never escapes, because
+evidence is an extra and the audit must not fail over it.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any, Literal
+from urllib.parse import unquote, urlsplit
+
+import trio
+
+from cdpdriver import CDPError, JavaScriptError, Page
+from cdpdriver.page import unwrap_evaluation
+from cdpdriver.protocol import accessibility, runtime
+from cdpdriver.protocol import page as page_domain
+
+from ..models import Finding, NeedsReviewItem
+
+log = logging.getLogger(__name__)
+
+Area = Literal["text-alternatives", "contrast", "keyboard", "labels", "link-purpose"]
+Kind = Literal["finding", "review", "candidate"]
+
+#: Success criteria of each reviewed area; ``2.1.`` stands for every 2.1.x criterion.
+AREAS: dict[str, tuple[str, ...]] = {
+    "text-alternatives": ("1.1.1",),
+    "contrast": ("1.4.3", "1.4.6", "1.4.11"),
+    "keyboard": ("2.1.", "2.4.3", "2.4.7"),
+    "labels": ("1.3.1", "3.3.2", "4.1.2"),
+    "link-purpose": ("2.4.4", "2.4.9"),
+}
+#: Areas where a picture says more than the markup.
+IMAGE_AREAS = frozenset({"text-alternatives", "contrast"})
+
+MAX_ITEMS_PER_PAGE = 40
+MAX_CANDIDATES_PER_PAGE = 15
+MAX_SCREENSHOTS_PER_PAGE = 12
+MARKUP_CHARS = 1200
+TEXT_CHARS = 300
+#: Longest side of a crop in CSS pixels after scaling; the models downscale beyond this anyway.
+SHOT_MAX_SIDE = 512
+SHOT_PADDING = 8
+SHOT_MAX_BYTES = 150_000
+EVIDENCE_TIMEOUT = 20.0
+WORLD = "a11y-llm"
+OBJECT_GROUP = "a11y-llm-evidence"
+
+# Candidate rules (no axe rule covers them; ids are this project's own).
+ALT_RULE = "llm-alt-text-meaningful"
+LINK_RULE = "llm-link-purpose"
+
+
+def area_of(success_criteria: Sequence[str]) -> str | None:
+    """The reviewed area a rule belongs to, or None when the LLM does not review it."""
+    for area, prefixes in AREAS.items():
+        for sc in success_criteria:
+            if any(sc == p or (p.endswith(".") and sc.startswith(p)) for p in prefixes):
+                return area
+    return None
+
+
+ItemKey = tuple[str, str, str, str]
+"""(kind, page_url, rule_id, selector): stable across the engine's renumbering of ids."""
+
+
+def item_key(kind: str, item: Finding | NeedsReviewItem) -> ItemKey:
+    return (kind, item.page_url, item.rule_id, item.selector)
+
+
+@dataclass(frozen=True)
+class Screenshot:
+    media_type: str
+    data: bytes = field(repr=False)
+    width: int = 0
+    height: int = 0
+
+
+@dataclass
+class ElementEvidence:
+    """One question's worth of context about one element."""
+
+    key: ItemKey
+    kind: Kind
+    area: str
+    rule_id: str
+    rule: str
+    problem: str
+    success_criteria: list[str]
+    selector: str
+    page_url: str
+    markup: str
+    element: str = ""
+    found: bool = False
+    name: str | None = None
+    role: str | None = None
+    text: str = ""
+    nearby_text: str = ""
+    style: dict[str, str] = field(default_factory=dict)
+    screenshot: Screenshot | None = None
+    #: Candidates only: the suspicious alt text / link text that was checked.
+    checked_text: str = ""
+
+
+@dataclass
+class Evidence:
+    """Everything collected on one page."""
+
+    page_url: str
+    items: list[ElementEvidence] = field(default_factory=list)
+    #: How many images with non-empty alt / links the page has (for the llm rules' score).
+    images_with_alt: int = 0
+    links: int = 0
+    candidates_scanned: bool = False
+    errors: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- heuristics
+
+_IMAGE_EXT = r"(?:jpe?g|png|gif|webp|svg|bmp|tiff?|avif|heic)"
+_FILE_NAME_RE = re.compile(rf"^[\w\-. %()]+\.{_IMAGE_EXT}$", re.IGNORECASE)
+_CAMERA_RE = re.compile(r"^(?:img|dsc|dscn|dscf|pict|pxl|photo|image|screenshot|scan)[\s_-]*\d+", re.IGNORECASE)
+_GENERIC_ALT = frozenset({
+    "image", "img", "photo", "photograph", "picture", "pic", "graphic", "icon", "banner",
+    "spacer", "placeholder", "alt", "alt text", "untitled", "thumbnail", "logo", "figure",
+    "image description", "blank", "null", "none", "undefined", "photo image", "jpg", "png",
+})
+_GENERIC_LINK = frozenset({
+    "click here", "click", "here", "read more", "more", "learn more", "more info",
+    "more information", "details", "link", "this link", "this", "go", "continue", "info",
+    "see more", "view more", "find out more", "click this", "this page", "page", "more details",
+    "read", "view", "see", "go here", "tap here", "press here", "start here",
+})
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text or "").strip()
+
+
+def _words(text: str) -> str:
+    """Lower-case words only, so "Click here!" and "click  here" compare equal."""
+    return " ".join(re.sub(r"[^\w\s]", " ", _norm(text).lower()).split())
+
+
+def suspicious_alt(alt: str, src: str = "", adjacent: str = "") -> str | None:
+    """Why a non-empty alt text is probably meaningless, or None.
+
+    File names (``IMG_0412.jpg``), camera numbering, generic words ("image", "photo"), the
+    image's own file name, a lone character, or text that repeats the adjacent text verbatim.
+    """
+    text = _norm(alt)
+    if not text:
+        return None
+    file = PurePosixPath(unquote(urlsplit(src).path)).name if src else ""
+    if _FILE_NAME_RE.match(text):
+        return f'the alt text "{text}" is a file name'
+    if _CAMERA_RE.match(text):
+        return f'the alt text "{text}" looks like a camera or file number'
+    if _words(text) in _GENERIC_ALT:
+        return f'the alt text "{text}" is a generic word'
+    if file and _words(text) == _words(PurePosixPath(file).stem):
+        return f'the alt text "{text}" repeats the image file name'
+    if len(text) == 1 or not re.search(r"[^\W\d_]", text):
+        return f'the alt text "{text}" has no words'
+    if adjacent and _words(text) == _words(adjacent):
+        return f'the alt text "{text}" repeats the adjacent text'
+    return None
+
+
+def generic_link_text(text: str) -> bool:
+    """True for link text that says nothing out of context ("click here", "read more")."""
+    words = _words(text)
+    return bool(words) and words in _GENERIC_LINK
+
+
+# --------------------------------------------------------------------------- page side
+
+_PAGE_JS = r"""(() => {
+  const HOP = ' >>> ';
+  const norm = s => (s || '').replace(/\s+/g, ' ').trim();
+  const clip = (s, n) => { s = norm(s); return s.length > n ? s.slice(0, n - 1) + '\u2026' : s; };
+  const textOf = el => norm(el.innerText !== undefined ? el.innerText : el.textContent);
+  function resolve(selector) {
+    let root = document, el = null;
+    const hops = selector.split(HOP);
+    for (let i = 0; i < hops.length; i++) {
+      try { el = root.querySelector(hops[i]); } catch (e) { return null; }
+      if (!el) return null;
+      if (i === hops.length - 1) return el;
+      if (el.shadowRoot) { root = el.shadowRoot; continue; }
+      let doc = null;
+      try { doc = el.contentDocument; } catch (e) { doc = null; }
+      if (!doc) return null;
+      root = doc;
+    }
+    return el;
+  }
+  function frameOffset(el) {
+    let x = 0, y = 0, win = el.ownerDocument.defaultView;
+    while (win && win !== window) {
+      let fe = null;
+      try { fe = win.frameElement; } catch (e) { fe = null; }
+      if (!fe) return null;
+      const r = fe.getBoundingClientRect();
+      x += r.left + fe.clientLeft; y += r.top + fe.clientTop;
+      win = fe.ownerDocument.defaultView;
+    }
+    return {x, y};
+  }
+  function nearby(el, limit) {
+    const own = textOf(el);
+    let node = el.parentElement, text = '';
+    for (let i = 0; node && i < 5; i++, node = node.parentElement) {
+      const t = textOf(node);
+      if (t && t !== own) { text = t; break; }
+    }
+    const at = own ? text.indexOf(own) : -1;
+    if (at >= 0) {
+      const half = Math.floor(limit / 2);
+      return norm(text.slice(Math.max(0, at - half), at) + ' [this element] ' +
+                  text.slice(at + own.length, at + own.length + half));
+    }
+    return clip(text, limit);
+  }
+  function describe(el, opts) {
+    if (opts.scroll) el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+    const cs = getComputedStyle(el);
+    const html = el.outerHTML || '';
+    const r = el.getBoundingClientRect();
+    const off = frameOffset(el);
+    return {
+      tag: el.tagName.toLowerCase(),
+      markup: html.length > opts.markup ? html.slice(0, opts.markup - 1) + '\u2026' : html,
+      text: clip(textOf(el), opts.text),
+      nearby: nearby(el, opts.text),
+      style: {color: cs.color, backgroundColor: cs.backgroundColor, fontSize: cs.fontSize,
+              fontWeight: cs.fontWeight, outline: cs.outlineStyle + ' ' + cs.outlineWidth},
+      rect: off && r.width > 0 && r.height > 0 ? {
+        x: r.left + off.x + window.scrollX, y: r.top + off.y + window.scrollY,
+        width: r.width, height: r.height} : null,
+    };
+  }
+  function selectorFor(el) {
+    const root = el.getRootNode();
+    if (el.id && root.querySelectorAll('#' + CSS.escape(el.id)).length === 1)
+      return '#' + CSS.escape(el.id);
+    const path = [];
+    for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
+      let k = 1;
+      for (let s = node.previousElementSibling; s; s = s.previousElementSibling)
+        if (s.tagName === node.tagName) k++;
+      path.unshift(node.tagName.toLowerCase() + ':nth-of-type(' + k + ')');
+      if (node.parentNode === root) break;
+    }
+    return path.join(' > ');
+  }
+  function linkText(a) {
+    const label = a.getAttribute('aria-label');
+    if (label && norm(label)) return norm(label);
+    const ids = (a.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean);
+    const by = ids.map(id => { const n = a.ownerDocument.getElementById(id); return n ? textOf(n) : ''; });
+    if (norm(by.join(' '))) return norm(by.join(' '));
+    const text = textOf(a);
+    if (text) return text;
+    const alts = [...a.querySelectorAll('img[alt]')].map(i => i.getAttribute('alt')).join(' ');
+    return norm(alts) || norm(a.getAttribute('title'));
+  }
+  function candidates(exclude, limit) {
+    const skip = new Set(exclude.map(resolve).filter(Boolean));
+    const out = {images: [], links: [], imagesWithAlt: 0, linkCount: 0};
+    const visible = el => el.getClientRects().length > 0 && !el.closest('[aria-hidden="true"]');
+    const walk = (root, prefix) => {
+      for (const el of root.querySelectorAll('img[alt], input[type=image][alt], area[alt]')) {
+        const alt = norm(el.getAttribute('alt'));
+        if (!alt || !visible(el)) continue;
+        out.imagesWithAlt++;
+        if (skip.has(el) || out.images.length >= limit) continue;
+        const around = el.closest('a, button, figure, li, p') || el.parentElement;
+        out.images.push({selector: prefix + selectorFor(el), alt,
+                         src: el.currentSrc || el.src || '',
+                         adjacent: around ? clip(textOf(around), 300) : ''});
+      }
+      for (const el of root.querySelectorAll('a[href], [role=link]')) {
+        if (!visible(el)) continue;
+        out.linkCount++;
+        if (skip.has(el) || out.links.length >= limit) continue;
+        const text = linkText(el);
+        if (text && text.length <= 40)
+          out.links.push({selector: prefix + selectorFor(el), text, href: el.getAttribute('href') || ''});
+      }
+      for (const host of root.querySelectorAll('*'))
+        if (host.shadowRoot) walk(host.shadowRoot, prefix + selectorFor(host) + HOP);
+    };
+    walk(document, '');
+    return out;
+  }
+  globalThis.__a11yLlm = {resolve, describe, candidates};
+  return true;
+})()"""
+
+
+class _PageReader:
+    """CDP plumbing for one page: an isolated world (page scripts cannot interfere) holding
+    the helper above, element handles, the accessibility tree and clipped screenshots."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.session = page.session
+        self.world = 0
+
+    async def start(self) -> None:
+        self.world = await self.page.isolated_world(name=WORLD)
+        await self._eval(_PAGE_JS)
+
+    async def _eval(self, expression: str, by_value: bool = True) -> Any:
+        result = await self.session.execute(
+            runtime.evaluate(
+                expression=expression,
+                context_id=runtime.ExecutionContextId(self.world),
+                return_by_value=by_value,
+                object_group=OBJECT_GROUP,
+            ),
+            timeout=10,
+        )
+        return unwrap_evaluation(result, by_value)
+
+    async def element(self, selector: str) -> str | None:
+        remote = await self._eval(f"__a11yLlm.resolve({json.dumps(selector)})", by_value=False)
+        return str(remote.object_id) if getattr(remote, "object_id", None) else None
+
+    async def describe(self, object_id: str, scroll: bool) -> dict[str, Any]:
+        result = await self.session.execute(
+            runtime.call_function_on(
+                "function (o) { return __a11yLlm.describe(this, o); }",
+                object_id=runtime.RemoteObjectId(object_id),
+                arguments=[runtime.CallArgument(value={
+                    "scroll": scroll, "markup": MARKUP_CHARS, "text": TEXT_CHARS})],
+                return_by_value=True,
+            ),
+            timeout=10,
+        )
+        value = unwrap_evaluation(result, True)
+        return value if isinstance(value, dict) else {}
+
+    async def ax_name(self, object_id: str) -> tuple[str | None, str | None]:
+        """(accessible name, role) as Chromium computes them for assistive technology."""
+        nodes = await self.session.execute(
+            accessibility.get_partial_ax_tree(
+                object_id=runtime.RemoteObjectId(object_id), fetch_relatives=False
+            ),
+            timeout=10,
+        )
+        for node in nodes or []:
+            name = node.name.value if node.name is not None else None
+            role = node.role.value if node.role is not None else None
+            return (str(name) if name is not None else None, str(role) if role is not None else None)
+        return None, None
+
+    async def screenshot(self, rect: Mapping[str, float]) -> Screenshot | None:
+        x = max(0.0, float(rect["x"]) - SHOT_PADDING)
+        y = max(0.0, float(rect["y"]) - SHOT_PADDING)
+        width = float(rect["width"]) + 2 * SHOT_PADDING
+        height = float(rect["height"]) + 2 * SHOT_PADDING
+        scale = min(1.0, SHOT_MAX_SIDE / max(width, height))
+        for fmt, quality in (("png", None), ("jpeg", 70)):
+            data = await self.session.execute(
+                page_domain.capture_screenshot(
+                    format=fmt,  # type: ignore[arg-type]
+                    quality=quality,
+                    clip=page_domain.Viewport(x=x, y=y, width=width, height=height, scale=scale),
+                ),
+                timeout=15,
+            )
+            raw = base64.b64decode(data)
+            if len(raw) <= SHOT_MAX_BYTES:
+                return Screenshot(f"image/{fmt}", raw, round(width * scale), round(height * scale))
+        return None
+
+    async def candidates(self, exclude: list[str], limit: int) -> dict[str, Any]:
+        value = await self._eval(f"__a11yLlm.candidates({json.dumps(exclude)}, {int(limit)})")
+        return value if isinstance(value, dict) else {}
+
+    async def release(self) -> None:
+        try:
+            await self.session.execute(runtime.release_object_group(OBJECT_GROUP), timeout=5)
+        except CDPError:
+            pass
+
+
+async def _fill(reader: _PageReader, item: ElementEvidence, want_shot: bool) -> None:
+    """Resolve the element and add what the page knows about it; unresolvable elements keep
+    axe's markup (``found`` stays False)."""
+    object_id = await reader.element(item.selector)
+    if object_id is None:
+        return
+    info = await reader.describe(object_id, scroll=want_shot)
+    item.found = True
+    item.element = str(info.get("tag") or item.element)
+    item.markup = str(info.get("markup") or item.markup)
+    item.text = str(info.get("text") or "")
+    item.nearby_text = str(info.get("nearby") or "")
+    style = info.get("style")
+    if isinstance(style, dict):
+        item.style = {str(k): str(v) for k, v in style.items()}
+    try:
+        item.name, item.role = await reader.ax_name(object_id)
+    except CDPError as exc:
+        log.debug("no accessibility node for %s: %s", item.selector, exc)
+    rect = info.get("rect")
+    if want_shot and isinstance(rect, dict):
+        item.screenshot = await reader.screenshot(rect)
+
+
+def _from_item(kind: Kind, area: str, item: Finding | NeedsReviewItem) -> ElementEvidence:
+    problem = item.reason if isinstance(item, NeedsReviewItem) else (item.failure_summary or "")
+    return ElementEvidence(
+        key=item_key(kind, item),
+        kind=kind,
+        area=area,
+        rule_id=item.rule_id,
+        rule=item.help_text or item.description,
+        problem=problem,
+        success_criteria=list(item.success_criteria),
+        selector=item.selector,
+        page_url=item.page_url,
+        markup=item.html,
+        element=item.element,
+    )
+
+
+def _candidate_items(page_url: str, found: Mapping[str, Any], limit: int) -> list[ElementEvidence]:
+    out: list[ElementEvidence] = []
+    for image in found.get("images") or []:
+        reason = suspicious_alt(str(image.get("alt", "")), str(image.get("src", "")), str(image.get("adjacent", "")))
+        if reason:
+            out.append(ElementEvidence(
+                key=("candidate", page_url, ALT_RULE, str(image["selector"])),
+                kind="candidate", area="text-alternatives", rule_id=ALT_RULE,
+                rule="Alternative text must convey the purpose or content of the image",
+                problem=f"axe-core passed this image because it has alt text, but {reason}.",
+                success_criteria=["1.1.1"], selector=str(image["selector"]), page_url=page_url,
+                markup="", element="img", checked_text=str(image.get("alt", "")),
+            ))
+    for link in found.get("links") or []:
+        text = str(link.get("text", ""))
+        if generic_link_text(text):
+            out.append(ElementEvidence(
+                key=("candidate", page_url, LINK_RULE, str(link["selector"])),
+                kind="candidate", area="link-purpose", rule_id=LINK_RULE,
+                rule="The purpose of each link must be clear from its text or its context",
+                problem=f'axe-core passed this link because it has text, but "{text}" is generic.',
+                success_criteria=["2.4.4"], selector=str(link["selector"]), page_url=page_url,
+                markup="", element="a", checked_text=text,
+            ))
+    return out[:limit]
+
+
+def _still_suspicious(item: ElementEvidence) -> bool:
+    """A link candidate whose real accessible name (aria-label etc.) is specific is dropped."""
+    if item.kind != "candidate" or item.rule_id != LINK_RULE or not item.name:
+        return True
+    return generic_link_text(item.name)
+
+
+async def collect_evidence(
+    page: Page,
+    findings: Sequence[Finding],
+    needs_review: Sequence[NeedsReviewItem],
+    *,
+    screenshots: bool = True,
+    candidates: bool = True,
+    timeout: float = EVIDENCE_TIMEOUT,
+) -> Evidence:
+    """Evidence for one open page; never raises (except cancellation from outside).
+
+    Items beyond :data:`MAX_ITEMS_PER_PAGE` and candidates beyond
+    :data:`MAX_CANDIDATES_PER_PAGE` are left out (findings first, then needs-review items);
+    what was gathered when ``timeout`` runs out is returned with an error noted.
+    """
+    page_url = next((i.page_url for i in [*findings, *needs_review]), "")
+    evidence = Evidence(page_url=page_url)
+    for kind, items in (("finding", findings), ("review", needs_review)):
+        for item in items:
+            area = area_of(item.success_criteria)
+            if area is not None and len(evidence.items) < MAX_ITEMS_PER_PAGE:
+                evidence.items.append(_from_item(kind, area, item))  # type: ignore[arg-type]
+    reader = _PageReader(page)
+    shots = 0
+    with trio.move_on_after(timeout) as scope:
+        try:
+            await reader.start()
+            if not page_url:
+                page_url = evidence.page_url = await page.url()
+            if candidates:
+                found = await reader.candidates([f.selector for f in findings], 200)
+                evidence.images_with_alt = int(found.get("imagesWithAlt") or 0)
+                evidence.links = int(found.get("linkCount") or 0)
+                evidence.items.extend(_candidate_items(page_url, found, MAX_CANDIDATES_PER_PAGE))
+                evidence.candidates_scanned = True
+            for item in evidence.items:
+                want = screenshots and shots < MAX_SCREENSHOTS_PER_PAGE and (
+                    item.area in IMAGE_AREAS and item.rule_id != LINK_RULE
+                )
+                try:
+                    await _fill(reader, item, want)
+                except (CDPError, JavaScriptError) as exc:
+                    log.debug("evidence for %s: %s", item.selector, exc)
+                    continue
+                if item.screenshot is not None:
+                    shots += 1
+            evidence.items = [i for i in evidence.items if _still_suspicious(i)]
+        except (CDPError, JavaScriptError) as exc:
+            log.info("evidence collection on %s stopped: %s", page_url, exc)
+            evidence.errors.append(f"evidence collection stopped: {exc}")
+        finally:
+            with trio.move_on_after(5, shield=True):
+                await reader.release()
+    if scope.cancelled_caught:
+        evidence.errors.append(f"evidence collection took longer than {timeout:g} s; partial")
+    return evidence

@@ -1,0 +1,191 @@
+"""The two points where the engine calls into LLM assistance, kept here so the engine's
+own change is a handful of lines.
+
+* :func:`collect_page_evidence` runs inside ``audit_page`` while the page is still open
+  (after axe-core finished), and returns the page's :class:`Evidence` or None when LLM
+  assistance is off.
+* :func:`review_audit` runs once per audit after every page is done and before the result
+  is assembled: it asks the judge, writes each verdict onto its finding / needs-review item,
+  adds the LLM's own findings, and returns the ``llm`` summary for the result.
+
+How LLM findings count (``llm.includeFindings``):
+
+* ``false`` (default): the score, stats and conformance stay purely rule-based. Suspected
+  problems the model confirmed (meaningless alt text, generic link text) are reported as
+  ``needsReview`` items with rule ids ``llm-alt-text-meaningful`` / ``llm-link-purpose``.
+* ``true``: confirmed ones (confidence >= 0.5) become findings with ``source: "llm"``; they
+  count in ``stats``, break ``conformant`` like any finding, and enter the page score as two
+  extra rules (alt text: serious, weight 7; link purpose: moderate, weight 3) that apply on a
+  page with at least one image with alt text / link, whose candidates were all answered.
+
+Verdicts never remove or re-weigh an axe finding: a ``false_positive`` is an annotation.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from cdpdriver import Page
+
+from ..findings import findings_from, opening_tag
+from ..models import AuditRequest, Finding, FindingReview, LlmSummary, NeedsReviewItem, round1
+from ..scoring import page_score
+from .config import images_enabled
+from .evidence import ALT_RULE, LINK_RULE, ElementEvidence, Evidence, collect_evidence
+from .judge import LlmOutcome, review
+
+if TYPE_CHECKING:
+    from ..engine import PageAudit
+
+log = logging.getLogger(__name__)
+
+#: Confirmed suspicions below this confidence stay needs-review items.
+MIN_CONFIDENCE = 0.5
+#: Time kept back from the audit deadline so the result can still be assembled.
+DEADLINE_MARGIN = 2.0
+
+LLM_RULES: dict[str, dict[str, Any]] = {
+    ALT_RULE: {
+        "description": "Images must have alternative text that conveys their content or purpose, "
+        "not a file name or a generic word",
+        "help_text": "Alternative text must be meaningful",
+        "impact": "serious",
+        "success_criteria": ["1.1.1"],
+        "tags": ["wcag2a", "wcag111"],
+        "help": "https://www.w3.org/WAI/WCAG22/Understanding/non-text-content.html",
+    },
+    LINK_RULE: {
+        "description": "The purpose of each link must be clear from its text or its context, "
+        "not only from generic text such as 'click here'",
+        "help_text": "Link text must describe the link's purpose",
+        "impact": "moderate",
+        "success_criteria": ["2.4.4"],
+        "tags": ["wcag2a", "wcag244"],
+        "help": "https://www.w3.org/WAI/WCAG22/Understanding/link-purpose-in-context.html",
+    },
+}
+
+
+async def collect_page_evidence(
+    page: Page, request: AuditRequest, axe_results: dict[str, Any], url: str
+) -> Evidence | None:
+    """Evidence of an open, audited page; None when LLM assistance is off. Never raises
+    (cancellation aside): a failure is recorded in the evidence instead."""
+    if not request.llm.enabled:
+        return None
+    try:
+        findings, needs_review = findings_from(axe_results, url)
+        return await collect_evidence(page, findings, needs_review, screenshots=images_enabled())
+    except Exception as exc:  # noqa: BLE001 - evidence is optional; the audit goes on
+        log.warning("evidence collection on %s failed: %s", url, exc)
+        return Evidence(page_url=url, errors=[f"evidence collection failed on {url}: {type(exc).__name__}"])
+
+
+def _llm_item(item: ElementEvidence, verdict: FindingReview, as_finding: bool) -> Finding | NeedsReviewItem:
+    rule = LLM_RULES[item.rule_id]
+    common: dict[str, Any] = {
+        "rule_id": item.rule_id,
+        "description": rule["description"],
+        "impact": rule["impact"],
+        "element": item.element,
+        "selector": item.selector,
+        "html": opening_tag(item.markup) or f"<{item.element}>",
+        "help": rule["help"],
+        "help_text": rule["help_text"],
+        "page_url": item.page_url,
+        "level": "A",
+        "success_criteria": list(rule["success_criteria"]),
+        "llm": verdict,
+    }
+    if as_finding:
+        return Finding(id="f0", failure_summary=verdict.reasoning, source="llm", **common)
+    return NeedsReviewItem(id="r0", reason=f"Suspected by the LLM review: {verdict.reasoning}", **common)
+
+
+def _rescore(audit: PageAudit, evidence: Evidence, outcome: LlmOutcome) -> None:
+    """Page score with the two LLM rules added as axe-style rule results (see module doc)."""
+    from ..axe import rule_impacts
+
+    if audit.axe_results is None or audit.page.status != "ok":
+        return
+    extra: dict[str, list[dict[str, Any]]] = {"violations": [], "passes": []}
+    applied: list[str] = []
+    for rule_id, present in ((ALT_RULE, evidence.images_with_alt), (LINK_RULE, evidence.links)):
+        candidates = [i for i in evidence.items if i.kind == "candidate" and i.rule_id == rule_id]
+        if not evidence.candidates_scanned or not present:
+            continue
+        if any(c.key not in outcome.reviews for c in candidates):
+            continue  # not all answered: unknown, so the rule stays out of the score
+        failed = any(f.rule_id == rule_id for f in audit.findings)
+        rule = LLM_RULES[rule_id]
+        entry = {"id": rule_id, "impact": rule["impact"], "tags": rule["tags"], "nodes": []}
+        extra["violations" if failed else "passes"].append(entry)
+        applied.append(rule_id)
+    if not applied:
+        return
+    results = dict(audit.axe_results)
+    for key, entries in extra.items():
+        results[key] = [*(results.get(key) or []), *entries]
+    audit.page.score = round1(page_score(results, rule_impacts()))
+    audit.page.rules_tested = sorted({*audit.page.rules_tested, *applied})
+
+
+def apply_outcome(request: AuditRequest, audits: Sequence[PageAudit], outcome: LlmOutcome) -> None:
+    """Annotate findings and needs-review items in place and add the LLM's own items."""
+    include = request.llm.include_findings
+    for audit in audits:
+        for finding in audit.findings:
+            finding.llm = outcome.reviews.get(("finding", finding.page_url, finding.rule_id, finding.selector))
+        for item in audit.needs_review:
+            item.llm = outcome.reviews.get(("review", item.page_url, item.rule_id, item.selector))
+        evidence: Evidence | None = getattr(audit, "llm_evidence", None)
+        if evidence is None:
+            continue
+        for candidate in evidence.items:
+            verdict = outcome.reviews.get(candidate.key)
+            if candidate.kind != "candidate" or verdict is None or verdict.verdict == "false_positive":
+                continue
+            confident = verdict.verdict == "confirmed" and verdict.confidence >= MIN_CONFIDENCE
+            extra = _llm_item(candidate, verdict, as_finding=include and confident)
+            if isinstance(extra, Finding):
+                audit.findings.append(extra)
+            else:
+                audit.needs_review.append(extra)
+        if include:
+            audit.page.findings = len(audit.findings)
+            _rescore(audit, evidence, outcome)
+
+
+async def review_audit(
+    request: AuditRequest, audits: Sequence[PageAudit], deadline: float | None = None
+) -> LlmSummary | None:
+    """Run the judge over every page's evidence and apply its verdicts; the ``llm`` summary
+    of the result, or None when LLM assistance is off. Never raises (cancellation aside)."""
+    options = request.llm
+    if not options.enabled:
+        return None
+    try:
+        evidence = [e for a in audits if (e := getattr(a, "llm_evidence", None)) is not None]
+        stop = None if deadline is None else max(trio.current_time(), deadline - DEADLINE_MARGIN)
+        outcome = await review(evidence, options, deadline=stop)
+        apply_outcome(request, audits, outcome)
+        for ev in evidence:
+            outcome.errors.extend(ev.errors)
+        summary = outcome.summary()
+        log.info(
+            "LLM review (%s, %s): %d item(s) reviewed in %d call(s), %d tokens%s",
+            summary.provider, summary.model, summary.reviewed, outcome.calls, outcome.tokens_used,
+            f"; error: {summary.error}" if summary.error else "",
+        )
+        return summary
+    except Exception as exc:  # noqa: BLE001 - LLM assistance must never fail the audit
+        log.exception("LLM review failed")
+        return LlmSummary(
+            provider=options.provider,
+            model=options.model or "",
+            error=f"the LLM review failed internally ({type(exc).__name__})",
+        )
