@@ -33,6 +33,7 @@ from .axe import FRAME_TIMEOUT, PartialRunner, evaluate, isolated_world, open_fi
 from .axe_bundle import load_bundle
 from .crawl import crawl_site
 from .findings import best_practices_from, findings_from, number_findings, rules_tested
+from .llm.integration import collect_page_evidence, review_audit
 from .models import (
     AuditRequest,
     AuditResult,
@@ -100,6 +101,8 @@ class PageAudit:
     links: list[str] = field(default_factory=list)
     final_url: str = ""
     axe_results: dict[str, Any] | None = None
+    #: audit.llm.Evidence gathered while the page was open (LLM assistance only).
+    llm_evidence: Any = None
 
 
 # --------------------------------------------------------------------------- one page
@@ -161,9 +164,12 @@ async def _audit_page(
             run = await runner.run()
             results = await finisher.finish(run.partials, options, timeout=limits.audit_timeout)
             links = await _links(page) if collect_links else []
+            evidence = await collect_page_evidence(page, request, results, url)
         finally:
             nursery.cancel_scope.cancel()
-    return _page_audit(url, doc, results, request, run.untested_frames, links)
+    audit = _page_audit(url, doc, results, request, run.untested_frames, links)
+    audit.llm_evidence = evidence
+    return audit
 
 
 async def _load(page: Page, url: str, limits: EngineLimits, guard: NetGuard | None) -> DocumentInfo:
@@ -330,7 +336,9 @@ async def run_audit(
         if failure is exc:
             raise
         raise failure from exc
+    llm_summary = await review_audit(request, audits, deadline)  # never raises
     result = assemble(request, audits, int((time.monotonic() - started) * 1000))
+    result.llm = llm_summary
     log.info(
         "audit %s: %d page(s), %d finding(s), score %.1f, %d ms",
         request.url, len(result.pages), len(result.findings), result.score, result.duration_ms,
