@@ -1,0 +1,125 @@
+"""http_: an HTTP request made by the page itself, with the browser session's cookies.
+
+The request is a ``fetch`` in the current frame with ``credentials: 'include'``,
+so it carries the cookies (and HTTP auth) of the logged-in session and obeys the
+same rules as the page's own requests: a same-origin URL always works, a
+cross-origin one only where the server allows CORS. The current page's origin
+therefore matters: open a page of the target site first (about:blank has no
+origin and cannot send cookies).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+import trio
+from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
+
+from .. import locate
+from ..errors import ToolError
+from ..models import ToolInput, ToolOutput, WaitTimeoutMs
+from ..registry import tool
+from ..session import ToolSession
+from .wait import unwrap
+
+Method = Annotated[
+    Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+    BeforeValidator(lambda v: v.upper() if isinstance(v, str) else v),
+]
+
+_FETCH = r"""
+async (url, method, headers, body, maxLength, timeoutMs) => {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const origin = location.origin;
+  try {
+    let response;
+    try {
+      response = await fetch(url, {method, headers, body: body === null ? undefined : body,
+                                   credentials: 'include', redirect: 'follow', cache: 'no-store',
+                                   signal: controller.signal});
+    } catch (e) {
+      return {failed: e.name === 'AbortError' ? 'timeout' : String(e.message || e), origin};
+    }
+    const text = method === 'HEAD' ? '' : await response.text();
+    const out = {};
+    response.headers.forEach((value, key) => { out[key] = value; });
+    const cut = maxLength > 0 && text.length > maxLength;
+    return {status: response.status, statusText: response.statusText, headers: out,
+            body: cut ? text.slice(0, maxLength) : text, truncated: cut, body_length: text.length,
+            url: response.url, origin};
+  } catch (e) {
+    return {failed: e.name === 'AbortError' ? 'timeout' : String(e.message || e), origin};
+  } finally {
+    clearTimeout(timer);
+  }
+}
+"""
+
+
+class HttpInput(ToolInput):
+    url: str = Field(min_length=1, description="Absolute URL, or a path relative to the current page")
+    method: Method = Field(default="GET", description="HTTP method")
+    headers: dict[str, str] = Field(default_factory=dict, description=(
+        "Request headers (the browser drops forbidden ones such as Cookie and Host)"))
+    content_type: str | None = Field(default=None, description="Content-Type of the body")
+    body: str | None = Field(default=None, description="Request body, for POST, PUT, PATCH or DELETE")
+    max_body_length: int = Field(default=8192, ge=0, description="Truncate the response body to this many characters; 0 = no limit")
+    timeout_ms: int = WaitTimeoutMs
+
+    @field_validator("body")
+    @classmethod
+    def _no_body_on_get(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is not None and info.data.get("method") in ("GET", "HEAD"):
+            raise ValueError(f"a {info.data['method']} request cannot have a body; use POST, PUT or PATCH")
+        return value
+
+
+class HttpOutput(ToolOutput):
+    status: int = Field(description="HTTP status code")
+    statusText: str = Field(description="HTTP status text")  # camelCase: the contract's field name
+    headers: dict[str, str] = Field(description="Response headers the page may read (lower-case names)")
+    body: str = Field(description="Response body as text, truncated to max_body_length")
+    truncated: bool
+    body_length: int = Field(description="Length of the whole body, in characters")
+    url: str = Field(description="Final URL after redirects")
+
+
+def _failure(result: dict[str, Any], url: str, timeout_ms: int) -> ToolError:
+    if result.get("failed") == "timeout":
+        return ToolError("timeout", f"{url} did not answer within {timeout_ms} ms; retry with a larger timeout_ms")
+    origin = result.get("origin") or "null"
+    if origin == "null":
+        hint = ("the current page has no origin (about:blank or data:), so the request cannot carry cookies "
+                "or pass CORS; call page_navigate to a page of the target site first")
+    else:
+        hint = (f"the request runs inside the page at {origin}: a cross-origin URL needs the server to allow "
+                "CORS with credentials, so navigate to a page of the target site first; or the server is "
+                "unreachable")
+    return ToolError("request_failed", f"the request to {url} failed ({result.get('failed')}); {hint}")
+
+
+@tool("http_request", HttpInput, HttpOutput, records=True)
+async def http_request(session: ToolSession, args: HttpInput) -> HttpOutput:
+    """Send an HTTP request from the current page with fetch, carrying the browser session's
+    cookies, and return status, headers, body (truncated to max_body_length) and final URL.
+    The page's origin matters: same-origin URLs always work, cross-origin ones need CORS, and
+    about:blank cannot send cookies, so open a page of the target site first."""
+    headers = dict(args.headers)
+    if args.content_type is not None:
+        headers = {k: v for k, v in headers.items() if k.lower() != "content-type"}
+        headers["Content-Type"] = args.content_type
+    call = (f"({_FETCH})({json.dumps(args.url)}, {json.dumps(args.method)}, {json.dumps(headers)}, "
+            f"{json.dumps(args.body)}, {args.max_body_length}, {args.timeout_ms})")
+    with trio.move_on_after(args.timeout_ms / 1000 + 5):
+        try:
+            result = await locate.evaluate(session, call, timeout=args.timeout_ms / 1000 + 10)
+        except BaseExceptionGroup as group:
+            raise unwrap(group) from None
+        if not isinstance(result, dict) or "failed" in result:
+            raise _failure(result if isinstance(result, dict) else {}, args.url, args.timeout_ms)
+        return HttpOutput(status=result["status"], statusText=result["statusText"], headers=result["headers"],
+                          body=result["body"], truncated=result["truncated"], body_length=result["body_length"],
+                          url=result["url"])
+    raise ToolError("timeout", f"the page did not finish the request to {args.url} in time (a script may be busy)")
