@@ -124,14 +124,13 @@ class NetGuard:
         url = str((params.get("request") or {}).get("url", ""))
         try:
             verdict = await self._verdict(url)
-            if verdict is not None:
-                verdict.resource_type = str(params.get("resourceType", ""))
             if verdict is None:
                 await session.execute(fetch.continue_request(fetch.RequestId(request_id)))
-            else:
-                self.blocked.append(verdict)
-                log.info("blocked request to a private network: %s (%s)", url, ", ".join(verdict.addresses))
-                await session.execute(fetch.fail_request(fetch.RequestId(request_id), BLOCK_REASON))
+                return
+            verdict.resource_type = str(params.get("resourceType", ""))
+            self.blocked.append(verdict)
+            log.info("blocked request to a private network: %s (%s)", url, ", ".join(verdict.addresses))
+            await session.execute(fetch.fail_request(fetch.RequestId(request_id), BLOCK_REASON))
         except CDPError as exc:  # the request or its target went away meanwhile
             log.debug("could not answer paused request %s: %s", url, exc)
 
