@@ -90,3 +90,41 @@ async def test_clear_while_recording_keeps_recording(mcp, form_url):
     await mcp.ok("record_stop")
     await mcp.ok("record_start", {"name": "again"})
     assert (await mcp.ok("record_get_status"))["stepCount"] == 0
+
+
+async def test_exported_script_replays_through_batch_execute(mcp, form_url):
+    await mcp.ok("page_navigate", {"url": form_url})
+    await mcp.ok("record_start", {"name": "order form", "baseUrl": form_url})
+    await mcp.ok("element_fill", {"selector": "#name", "value": "Ada Lovelace"})
+    await mcp.ok("element_fill", {"selector": "#email", "value": "ada@example.org"})
+    await mcp.ok("element_type", {"selector": "#note", "text": "Ring twice"})
+    await mcp.ok("element_click", {"selector": "#gift"})
+    await mcp.ok("js_evaluate", {"script": "document.getElementById('size').value = 'm'"})
+    assert (await mcp.ok("record_stop"))["stepCount"] == 5
+    recorded = await mcp.js(FORM_STATE)  # read after the stop, or this js_evaluate would be a step too
+    assert recorded == {"name": "Ada Lovelace", "email": "ada@example.org", "size": "m", "gift": True,
+                        "note": "Ring twice"}
+    exported = await mcp.ok("record_export")
+    assert exported["replayable"] is True and exported["warnings"] == []
+    script = json.loads(exported["script"])
+
+    await mcp.js("document.getElementById('order').reset()")
+    assert await mcp.js(FORM_STATE) == {"name": "", "email": "", "size": "s", "gift": False, "note": ""}
+
+    replay = await mcp.ok("batch_execute", {"steps": script["steps"]})
+    assert replay["total_steps"] == replay["success_count"] == 5, replay
+    assert replay["failure_count"] == 0 and replay["stopped_early"] is False
+    assert await mcp.js(FORM_STATE) == recorded
+
+
+async def test_recording_a_batch_records_its_steps_and_flags_unreplayable_ones(mcp, form_url):
+    await mcp.ok("page_navigate", {"url": form_url})
+    await mcp.ok("record_start", {})
+    await mcp.ok("batch_execute", {"steps": [{"tool": "element_fill", "args": {"selector": "#name", "value": "Bo"}}]})
+    await mcp.ok("element_select", {"selector": "#size", "values": ["l"]})
+    await mcp.ok("record_stop")
+    exported = await mcp.ok("record_export")
+    steps = json.loads(exported["script"])["steps"]
+    assert [s["tool"] for s in steps] == ["element_fill", "element_select"]  # the batch's step, not the batch
+    assert exported["replayable"] is False
+    assert exported["warnings"] == ["step 1 (element_select) cannot run in batch_execute; replay it with a direct call"]

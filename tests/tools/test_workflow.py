@@ -109,8 +109,9 @@ async def test_login_reports_invalid_fields_and_a_stuck_page(mcp, site):
     data = await mcp.ok("workflow_login", _args(url, PASSWORD, success_url="/account", timeout_ms=5000))
     assert data["success"] is False and data["reason"] == "invalid_fields"  # "alice" is not an email address
     assert "blocked the form submission" in data["message"] and "email" in data["message"]
-    data = await mcp.ok("workflow_login", {**_args(url, PASSWORD, success_url="/account", timeout_ms=800),
-                                           "username": "alice@example.org"})
+    await mcp.ok("page_navigate", {"url": url})  # so the short timeout covers only the login itself
+    args = {k: v for k, v in _args(url, PASSWORD, success_url="/account", timeout_ms=800).items() if k != "url"}
+    data = await mcp.ok("workflow_login", {**args, "username": "alice@example.org"})
     assert data["success"] is False and data["reason"] == "still_on_login_page"
     assert "after 800 ms" in data["message"]
 
@@ -118,7 +119,9 @@ async def test_login_reports_invalid_fields_and_a_stuck_page(mcp, site):
 async def test_login_bad_selectors_are_errors(mcp, login_app):
     err = await mcp.fail("workflow_login", _args(login_app, PASSWORD, success_selector="#welcome[", timeout_ms=3000))
     assert err["code"] == "invalid_arguments" and "success_selector" in err["message"]
-    err = await mcp.fail("workflow_login", {**_args(login_app, PASSWORD, timeout_ms=500), "username_selector": "#nope"})
+    await mcp.ok("page_navigate", {"url": login_app})
+    no_url = {k: v for k, v in _args(login_app, PASSWORD, timeout_ms=500).items() if k != "url"}
+    err = await mcp.fail("workflow_login", {**no_url, "username_selector": "#nope"})
     assert err["code"] in {"element_not_found", "timeout"} and "#nope" in err["message"]
     assert PASSWORD not in err["message"]
     err = await mcp.fail("workflow_login", {k: v for k, v in _args(login_app, PASSWORD).items() if k != "password"})

@@ -15,11 +15,11 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 import yaml
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from ..errors import ToolError
 from ..models import NoInput, ToolInput, ToolOutput
-from ..registry import Outcome, Tool, tool
+from ..registry import REGISTRY, Outcome, Tool, tool
 from ..session import ToolSession
 
 
@@ -183,13 +183,31 @@ class ExportOutput(ToolOutput):
         "steps; steps is an array of {tool, args} to pass unchanged as batch_execute's steps"))
     stepCount: int
     format: str
+    replayable: bool = Field(description="True when batch_execute accepts every step")
+    warnings: list[str] = Field(description="Steps batch_execute would refuse, and why")
+
+
+def replay_problems(steps: list[dict[str, Any]]) -> list[str]:
+    """Ask batch_execute's own input model about each step, so this never drifts from what it accepts."""
+    batch = REGISTRY.get("batch_execute")
+    if batch is None:
+        return ["batch_execute is not available on this server"] if steps else []
+    problems = []
+    for index, step in enumerate(steps):
+        try:
+            batch.input_model.model_validate({"steps": [step]})
+        except ValidationError:
+            problems.append(f"step {index} ({step['tool']}) cannot run in batch_execute; replay it with a "
+                            "direct call")
+    return problems
 
 
 @tool("record_export", ExportInput, ExportOutput)
 async def record_export(session: ToolSession, args: ExportInput) -> ExportOutput:
     """Export the recorded steps as a JSON (default) or YAML script. Its `steps` array is exactly
-    what batch_execute takes: replay with batch_execute(steps=script.steps). Works while recording
-    (a snapshot) or after record_stop; fails with not_started if nothing was ever recorded."""
+    what batch_execute takes: replay with batch_execute(steps=script.steps); replayable is false, with
+    warnings naming the steps, when a step uses a tool batch_execute does not run. Works while
+    recording (a snapshot) or after record_stop; fails with not_started if nothing was recorded."""
     rec = recording(session)
     if not rec.started:
         raise ToolError("not_started", "nothing has been recorded; call record_start, act, then record_stop")
@@ -198,4 +216,6 @@ async def record_export(session: ToolSession, args: ExportInput) -> ExportOutput
         text = yaml.safe_dump(script, sort_keys=False, allow_unicode=True, default_flow_style=False)
     else:
         text = json.dumps(script, indent=2, ensure_ascii=False)
-    return ExportOutput(script=text, stepCount=len(rec.steps), format=args.format)
+    problems = replay_problems(script["steps"])
+    return ExportOutput(script=text, stepCount=len(rec.steps), format=args.format, replayable=not problems,
+                        warnings=problems)
