@@ -34,7 +34,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import trio
 from pydantic import ValidationError
@@ -42,6 +42,7 @@ from quart import Response, request
 from quart_trio import QuartTrio
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
+from audit.engine import AuditFailed, EngineLimits, run_audit
 from audit.meta import package_version
 from audit.models import (
     AuditRequest,
@@ -64,9 +65,6 @@ from cdpdriver import (
     connect,
     launch,
 )
-
-if TYPE_CHECKING:
-    from audit.engine import EngineLimits
 
 log = logging.getLogger("a11y.server")
 
@@ -156,8 +154,6 @@ class ServiceConfig:
         )
 
     def engine_limits(self) -> EngineLimits:
-        from audit.engine import EngineLimits
-
         return EngineLimits(
             navigation_timeout=self.navigation_timeout,
             audit_timeout=self.audit_timeout,
@@ -420,8 +416,6 @@ def classify_failure(exc: BaseException) -> tuple[str, str, list[dict[str, Any]]
     slip through are mapped here too, and anything else is ``audit_failed`` with a sentence
     (never a traceback: that goes to the log).
     """
-    from audit.engine import AuditFailed
-
     exc = _leaf(exc)
     if isinstance(exc, AuditTimeout):
         return "timeout", str(exc), []
@@ -600,8 +594,6 @@ class AuditTimeout(Exception):
 async def _run_with_timeout(browser: Browser, req: AuditRequest, config: ServiceConfig) -> AuditResult:
     """``run_audit`` under a hard deadline: the engine's own ``audit_timeout`` plus a grace,
     so a stuck engine still cannot hold a slot forever."""
-    from audit.engine import run_audit
-
     with trio.move_on_after(config.audit_timeout + config.audit_timeout_grace):
         return await run_audit(browser, req, config.engine_limits())
     raise AuditTimeout(f"The audit did not finish within {config.audit_timeout:g} s.")
@@ -706,6 +698,9 @@ async def _serve_until_signalled(config: ServiceConfig) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``a11y serve``: returns the process exit code."""
+    if not getattr(args, "verbose", False):
+        # The engine logs its own summary per audit; the handler's line is the one we keep.
+        logging.getLogger("audit").setLevel(logging.WARNING)
     try:
         config = ServiceConfig.from_args(args)
     except ValueError as exc:

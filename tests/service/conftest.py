@@ -14,6 +14,20 @@ import pytest
 from a11y.server import RunningService, ServiceConfig, running_service
 from tests.support.site import Request, Response
 
+PIXEL = "data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw=="
+
+VIOLATIONS = f"""<!doctype html>
+<html><head></head><body>
+<img src="{PIXEL}">
+<a href="/somewhere"></a>
+<input type="text" id="q">
+<p style="color:#bbb;background:#fff">low contrast text</p>
+</body></html>"""
+
+CLEAN = """<!doctype html>
+<html lang="en"><head><title>Clean page</title></head>
+<body><main><h1>Hello</h1><p>Readable text.</p></main></body></html>"""
+
 
 @asynccontextmanager
 async def service_for(chromium: Any | None, **overrides: Any) -> AsyncIterator[RunningService]:
