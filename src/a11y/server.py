@@ -644,7 +644,7 @@ async def serve_app(
 
     app = create_app(config)
     service: Service = app.extensions["a11y"]
-    stop = shutdown or trio.Event()
+    stop = shutdown if shutdown is not None else trio.Event()
     http_done = trio.Event()
     async with trio.open_nursery() as nursery:
         nursery.start_soon(service.supervisor.run)
