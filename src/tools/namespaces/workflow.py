@@ -228,7 +228,7 @@ class _Login:
 
 @tool("workflow_login", LoginInput, LoginOutput)
 async def workflow_login(session: ToolSession, args: LoginInput) -> LoginOutput:
-    """Log in through a form: open url (if given), type username and password with real keystrokes,
+    """Log in through a form: open url (if given), click into each field and enter username and password as real input (Input.insertText),
     click the submit button, then wait up to timeout_ms for success: success_url matching the URL
     and/or success_selector visible (without either: the password field gone). A failed login is a
     normal result (success=false) whose reason and message say why: an error text shown, the
