@@ -93,8 +93,8 @@ def _base_url(spec: ProviderSpec, environ: Mapping[str, str]) -> tuple[str, str]
     for name in (spec.base_url_env, spec.fallback_base_url_env):
         raw = _value(environ, name)
         if raw and name:
-            if "://" not in raw:  # OLLAMA_HOST is often "host:port"
-                raw = "http://" + raw
+            if name == spec.fallback_base_url_env and "://" not in raw:
+                raw = "http://" + raw  # OLLAMA_HOST is usually "host:port"
             return raw.rstrip("/"), name
     return (spec.default_base_url or "").rstrip("/"), "default"
 

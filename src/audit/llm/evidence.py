@@ -57,8 +57,12 @@ MAX_CANDIDATES_PER_PAGE = 15
 MAX_SCREENSHOTS_PER_PAGE = 12
 MARKUP_CHARS = 1200
 TEXT_CHARS = 300
-#: Longest side of a crop in CSS pixels after scaling; the models downscale beyond this anyway.
+#: Images are scaled to fit this longest side (the models downscale beyond it anyway); text
+#: crops for contrast are cut to SHOT_MAX_WIDTH x SHOT_MAX_HEIGHT instead, never scaled, so
+#: glyphs keep their real size and anti-aliasing.
 SHOT_MAX_SIDE = 512
+SHOT_MAX_WIDTH = 800
+SHOT_MAX_HEIGHT = 400
 SHOT_PADDING = 8
 SHOT_MAX_BYTES = 150_000
 EVIDENCE_TIMEOUT = 20.0
@@ -132,6 +136,20 @@ class Evidence:
     links: int = 0
     candidates_scanned: bool = False
     errors: list[str] = field(default_factory=list)
+    #: axe's rule results without nodes (id, impact, tags per outcome): enough to re-score
+    #: the page with the LLM rules after the engine has dropped the raw results.
+    score_basis: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+def score_basis(axe_results: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The part of axe's results that :func:`audit.scoring.page_score` reads."""
+    return {
+        key: [
+            {"id": r.get("id"), "impact": r.get("impact"), "tags": list(r.get("tags") or [])}
+            for r in axe_results.get(key) or [] if isinstance(r, Mapping)
+        ]
+        for key in ("violations", "incomplete", "passes")
+    }
 
 
 # --------------------------------------------------------------------------- heuristics
@@ -245,7 +263,13 @@ _PAGE_JS = r"""(() => {
     if (opts.scroll) el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
     const cs = getComputedStyle(el);
     const html = el.outerHTML || '';
-    const r = el.getBoundingClientRect();
+    let r = el.getBoundingClientRect();
+    if (opts.tight && textOf(el)) {  // contrast: the text itself, not a full-width block
+      const range = el.ownerDocument.createRange();
+      range.selectNodeContents(el);
+      const t = range.getBoundingClientRect();
+      if (t.width > 0 && t.height > 0) r = t;
+    }
     const off = frameOffset(el);
     return {
       tag: el.tagName.toLowerCase(),
@@ -347,13 +371,13 @@ class _PageReader:
         remote = await self._eval(f"__a11yLlm.resolve({json.dumps(selector)})", by_value=False)
         return str(remote.object_id) if getattr(remote, "object_id", None) else None
 
-    async def describe(self, object_id: str, scroll: bool) -> dict[str, Any]:
+    async def describe(self, object_id: str, scroll: bool, tight: bool) -> dict[str, Any]:
         result = await self.session.execute(
             runtime.call_function_on(
                 "function (o) { return __a11yLlm.describe(this, o); }",
                 object_id=runtime.RemoteObjectId(object_id),
                 arguments=[runtime.CallArgument(value={
-                    "scroll": scroll, "markup": MARKUP_CHARS, "text": TEXT_CHARS})],
+                    "scroll": scroll, "tight": tight, "markup": MARKUP_CHARS, "text": TEXT_CHARS})],
                 return_by_value=True,
             ),
             timeout=10,
@@ -375,12 +399,18 @@ class _PageReader:
             return (str(name) if name is not None else None, str(role) if role is not None else None)
         return None, None
 
-    async def screenshot(self, rect: Mapping[str, float]) -> Screenshot | None:
+    async def screenshot(self, rect: Mapping[str, float], fit: bool) -> Screenshot | None:
+        """A PNG (JPEG when the PNG is over the byte cap) of ``rect`` plus padding: scaled
+        down to fit when ``fit`` (images), else cropped from the top left (text)."""
         x = max(0.0, float(rect["x"]) - SHOT_PADDING)
         y = max(0.0, float(rect["y"]) - SHOT_PADDING)
         width = float(rect["width"]) + 2 * SHOT_PADDING
         height = float(rect["height"]) + 2 * SHOT_PADDING
-        scale = min(1.0, SHOT_MAX_SIDE / max(width, height))
+        scale = 1.0
+        if fit:
+            scale = min(1.0, SHOT_MAX_SIDE / max(width, height))
+        else:
+            width, height = min(width, SHOT_MAX_WIDTH), min(height, SHOT_MAX_HEIGHT)
         for fmt, quality in (("png", None), ("jpeg", 70)):
             data = await self.session.execute(
                 page_domain.capture_screenshot(
@@ -412,7 +442,8 @@ async def _fill(reader: _PageReader, item: ElementEvidence, want_shot: bool) -> 
     object_id = await reader.element(item.selector)
     if object_id is None:
         return
-    info = await reader.describe(object_id, scroll=want_shot)
+    text_crop = item.area == "contrast"
+    info = await reader.describe(object_id, scroll=want_shot, tight=text_crop)
     item.found = True
     item.element = str(info.get("tag") or item.element)
     item.markup = str(info.get("markup") or item.markup)
@@ -427,7 +458,7 @@ async def _fill(reader: _PageReader, item: ElementEvidence, want_shot: bool) -> 
         log.debug("no accessibility node for %s: %s", item.selector, exc)
     rect = info.get("rect")
     if want_shot and isinstance(rect, dict):
-        item.screenshot = await reader.screenshot(rect)
+        item.screenshot = await reader.screenshot(rect, fit=not text_crop)
 
 
 def _from_item(kind: Kind, area: str, item: Finding | NeedsReviewItem) -> ElementEvidence:
@@ -489,14 +520,17 @@ async def collect_evidence(
     screenshots: bool = True,
     candidates: bool = True,
     timeout: float = EVIDENCE_TIMEOUT,
+    page_url: str | None = None,
 ) -> Evidence:
     """Evidence for one open page; never raises (except cancellation from outside).
 
     Items beyond :data:`MAX_ITEMS_PER_PAGE` and candidates beyond
     :data:`MAX_CANDIDATES_PER_PAGE` are left out (findings first, then needs-review items);
     what was gathered when ``timeout`` runs out is returned with an error noted.
+    ``page_url`` is the URL the findings are reported under (the requested one, not the final
+    URL after redirects); by default the findings' own, else the page's current URL.
     """
-    page_url = next((i.page_url for i in [*findings, *needs_review]), "")
+    page_url = page_url or next((i.page_url for i in [*findings, *needs_review]), "")
     evidence = Evidence(page_url=page_url)
     for kind, items in (("finding", findings), ("review", needs_review)):
         for item in items:

@@ -34,8 +34,15 @@ from cdpdriver import Page
 from ..findings import findings_from, opening_tag
 from ..models import AuditRequest, Finding, FindingReview, LlmSummary, NeedsReviewItem, round1
 from ..scoring import page_score
-from .config import images_enabled
-from .evidence import ALT_RULE, LINK_RULE, ElementEvidence, Evidence, collect_evidence
+from .config import default_model, images_enabled
+from .evidence import (
+    ALT_RULE,
+    LINK_RULE,
+    ElementEvidence,
+    Evidence,
+    collect_evidence,
+    score_basis,
+)
 from .judge import LlmOutcome, review
 
 if TYPE_CHECKING:
@@ -79,7 +86,11 @@ async def collect_page_evidence(
         return None
     try:
         findings, needs_review = findings_from(axe_results, url)
-        return await collect_evidence(page, findings, needs_review, screenshots=images_enabled())
+        evidence = await collect_evidence(
+            page, findings, needs_review, screenshots=images_enabled(), page_url=url
+        )
+        evidence.score_basis = score_basis(axe_results)
+        return evidence
     except Exception as exc:  # noqa: BLE001 - evidence is optional; the audit goes on
         log.warning("evidence collection on %s failed: %s", url, exc)
         return Evidence(page_url=url, errors=[f"evidence collection failed on {url}: {type(exc).__name__}"])
@@ -110,7 +121,7 @@ def _rescore(audit: PageAudit, evidence: Evidence, outcome: LlmOutcome) -> None:
     """Page score with the two LLM rules added as axe-style rule results (see module doc)."""
     from ..axe import rule_impacts
 
-    if audit.axe_results is None or audit.page.status != "ok":
+    if not evidence.score_basis or audit.page.status != "ok":
         return
     extra: dict[str, list[dict[str, Any]]] = {"violations": [], "passes": []}
     applied: list[str] = []
@@ -127,7 +138,7 @@ def _rescore(audit: PageAudit, evidence: Evidence, outcome: LlmOutcome) -> None:
         applied.append(rule_id)
     if not applied:
         return
-    results = dict(audit.axe_results)
+    results: dict[str, Any] = dict(evidence.score_basis)
     for key, entries in extra.items():
         results[key] = [*(results.get(key) or []), *entries]
     audit.page.score = round1(page_score(results, rule_impacts()))
@@ -186,6 +197,6 @@ async def review_audit(
         log.exception("LLM review failed")
         return LlmSummary(
             provider=options.provider,
-            model=options.model or "",
+            model=options.model or default_model(options.provider),
             error=f"the LLM review failed internally ({type(exc).__name__})",
         )
