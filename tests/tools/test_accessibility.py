@@ -70,7 +70,7 @@ async def test_snapshot_subtree_by_root_selector(mcp, site):
     assert _find(data["tree"], "heading") is None
     wrapper = await mcp.ok("accessibility_snapshot", {"root": "form > div"})
     assert wrapper["tree"] == {"role": "generic", "children": ["Plain words"]}
-    err = await mcp.fail("accessibility_snapshot", {"root": "#missing"})
+    err = await mcp.fail("accessibility_snapshot", {"root": "#missing", "timeout_ms": 200})
     assert err["code"] == "element_not_found"
 
 

@@ -23,6 +23,12 @@ async def _open(mcp, site, path, html):
     await mcp.ok("page_navigate", {"url": site.route(path, html)})
 
 
+async def _navigate_soon(mcp, url):
+    """Start a navigation 100 ms from now, once page_navigate has returned (not from a page
+    timer, which could fire while page_navigate still waits for load)."""
+    await mcp.js(f"setTimeout(() => location.href = {url!r}, 100); 0")
+
+
 STEPS = """<div id=spinner>Loading…</div><div id=slot></div><script>
 window.attach = () => { document.getElementById('slot').innerHTML = '<p id=ready style="display:none">Ready</p>'; };
 window.show = () => { document.getElementById('ready').style.display = 'block'; };
@@ -104,8 +110,8 @@ async def test_wait_for_function_returns_value(mcp, site):
 
 async def test_wait_for_function_survives_navigation(mcp, site):
     target = site.route("/wait/nav-target", "<script>window.arrived = 'yes'</script>")
-    await _open(mcp, site, "/wait/nav-start",
-                f"<script>setTimeout(() => location.href = {target!r}, 100)</script>")
+    await _open(mcp, site, "/wait/nav-start", "<p>start</p>")
+    await _navigate_soon(mcp, target)
     data = await mcp.ok("wait_for_function", {"function": "window.arrived", "timeout_ms": 5000})
     assert data["value"] == "yes"
 
@@ -127,7 +133,8 @@ def test_url_pattern_rules(pattern, url, expected):
 
 async def test_wait_for_url_current_navigation_and_same_document(mcp, site):
     done = site.route("/wait/done", "<title>Done</title>")
-    await _open(mcp, site, "/wait/url", f"<script>setTimeout(() => location.href = {done + '?ok=1'!r}, 100)</script>")
+    await _open(mcp, site, "/wait/url", "<p>start</p>")
+    await _navigate_soon(mcp, done + "?ok=1")
     data = await mcp.ok("wait_for_url", {"pattern": "**/done*", "timeout_ms": 5000})
     assert data["url"] == done + "?ok=1"
     assert await mcp.js("location.href") == done + "?ok=1"
@@ -187,6 +194,7 @@ async def test_wait_for_load_networkidle_timeout(mcp, site):
 
 async def test_wait_for_selector_across_navigation(mcp, site):
     target = site.route("/wait/sel-target", "<p id=arrived>new page</p>")
-    await _open(mcp, site, "/wait/sel-start", f"<script>setTimeout(() => location.href = {target!r}, 100)</script>")
+    await _open(mcp, site, "/wait/sel-start", "<p>start</p>")
+    await _navigate_soon(mcp, target)
     await mcp.ok("wait_for_selector", {"selector": "#arrived", "timeout_ms": 5000})
     assert await mcp.js("location.pathname") == "/wait/sel-target"

@@ -17,7 +17,7 @@ from pydantic import Field
 from cdpdriver import CDPError, Session
 
 from .. import locate
-from ..models import DEFAULT_ELEMENT_TIMEOUT_MS, ToolInput, ToolOutput
+from ..models import DEFAULT_ELEMENT_TIMEOUT_MS, MAX_TIMEOUT_MS, ToolInput, ToolOutput
 from ..registry import tool
 from ..session import ToolSession
 from ..tab import Tab
@@ -39,6 +39,8 @@ class SnapshotInput(ToolInput):
     interesting_only: bool = Field(default=True, description=(
         "Fold away ignored nodes, unnamed wrappers (generic, none) and text their parent's name already says"))
     root: str | None = Field(default=None, min_length=1, description="CSS selector of the element whose subtree to return")
+    timeout_ms: int = Field(default=DEFAULT_ELEMENT_TIMEOUT_MS, ge=0, le=MAX_TIMEOUT_MS,
+                            description="How long to wait for root to appear, in milliseconds")
 
 
 class SnapshotOutput(ToolOutput):
@@ -167,8 +169,8 @@ async def _inline_frames(tab: Tab, session: Session, nodes: list[dict[str, Any]]
             builder.count += inner.count
 
 
-async def _subtree(session: ToolSession, tab: Tab, selector: str) -> tuple[Session, list[dict[str, Any]], str]:
-    element = await locate.element(session, selector, DEFAULT_ELEMENT_TIMEOUT_MS, state="attached")
+async def _subtree(session: ToolSession, selector: str, timeout_ms: int) -> tuple[Session, list[dict[str, Any]], str]:
+    element = await locate.element(session, selector, timeout_ms, state="attached")
     described = await element.session.send("DOM.describeNode", {"objectId": element.object_id})
     backend_id = described["node"]["backendNodeId"]
     nodes = (await element.session.send("Accessibility.queryAXTree", {"backendNodeId": backend_id}))["nodes"]
@@ -190,7 +192,7 @@ async def accessibility_snapshot(session: ToolSession, args: SnapshotInput) -> S
     locate.check_no_dialog(tab)
     builder = _Builder(args.interesting_only)
     if args.root:
-        ax_session, nodes, root_id = await _subtree(session, tab, args.root)
+        ax_session, nodes, root_id = await _subtree(session, args.root, args.timeout_ms)
     else:
         frame = await locate.current_frame(session, tab)
         ax_session = frame.session

@@ -21,7 +21,6 @@ from ..errors import ToolError
 from ..models import ToolInput, ToolOutput, WaitTimeoutMs
 from ..registry import tool
 from ..session import ToolSession
-from .wait import unwrap
 
 Method = Annotated[
     Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
@@ -113,10 +112,7 @@ async def http_request(session: ToolSession, args: HttpInput) -> HttpOutput:
     call = (f"({_FETCH})({json.dumps(args.url)}, {json.dumps(args.method)}, {json.dumps(headers)}, "
             f"{json.dumps(args.body)}, {args.max_body_length}, {args.timeout_ms})")
     with trio.move_on_after(args.timeout_ms / 1000 + 5):
-        try:
-            result = await locate.evaluate(session, call, timeout=args.timeout_ms / 1000 + 10)
-        except BaseExceptionGroup as group:
-            raise unwrap(group) from None
+        result = await locate.evaluate(session, call, timeout=args.timeout_ms / 1000 + 10)
         if not isinstance(result, dict) or "failed" in result:
             raise _failure(result if isinstance(result, dict) else {}, args.url, args.timeout_ms)
         return HttpOutput(status=result["status"], statusText=result["statusText"], headers=result["headers"],

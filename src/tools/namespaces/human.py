@@ -21,7 +21,7 @@ from ..models import ToolInput, ToolOutput
 from ..registry import tool
 from ..session import ToolSession
 from ..tab import Tab
-from .wait import context_lost, unwrap
+from .wait import context_lost
 
 OVERLAY_ID = "a11y-human-pause"
 MAX_PAUSE_MS = 3_600_000
@@ -96,9 +96,9 @@ async def _show_and_wait(tab: Tab, message: str) -> str:
             value = (reply.get("result") or {}).get("value")
             if value in ("button", "key"):
                 return str(value)
-        except (ProtocolError, BaseExceptionGroup) as exc:
-            if not context_lost(exc) and "No frame" not in str(unwrap(exc)):
-                raise unwrap(exc) from None
+        except ProtocolError as exc:
+            if not context_lost(exc) and "No frame" not in str(exc):
+                raise
         await trio.sleep(0.1)  # the page is changing documents: show it again on the new one
 
 

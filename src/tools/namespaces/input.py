@@ -23,7 +23,6 @@ from ..models import MessageOutput, ToolInput
 from ..registry import tool
 from ..session import ToolSession
 from ..tab import Tab
-from .wait import unwrap
 
 Button = Literal["left", "right", "middle", "back", "forward"]
 TOUCH_MOVES = 10
@@ -39,10 +38,7 @@ async def _act(session: ToolSession, action: Callable[[Tab], Awaitable[str]]) ->
     async def run() -> None:
         said.append(await action(tab))
 
-    try:
-        await locate.guard_dialog(tab, run())
-    except BaseExceptionGroup as group:
-        raise unwrap(group) from None
+    await locate.guard_dialog(tab, run())
     message = said[0] if said else "input sent"
     if tab.dialog is not None:
         message += (f"; it opened a {tab.dialog.type} dialog ({tab.dialog.message!r}): "

@@ -81,8 +81,8 @@ const pierce = (selector) => {
   });
   return found;
 };
-const deepText = (el) => {
-  const parts = [el.innerText !== undefined ? el.innerText : el.textContent];
+const shadowText = (el) => {
+  const parts = [];
   for (const host of el.querySelectorAll('*')) {
     if (host.shadowRoot) for (const child of host.shadowRoot.children) parts.push(child.innerText || '');
   }
@@ -105,24 +105,16 @@ async def poll_in_page(session: ToolSession, check: str, timeout_ms: int) -> dic
                 result = await locate.evaluate(session, expression, timeout=remaining + 5)
                 return result if isinstance(result, dict) else {"done": False, "timedOut": True}
             return {"done": False, "timedOut": True, "reason": "the page did not answer (a script is busy)"}
-        except (ProtocolError, BaseExceptionGroup) as exc:
+        except ProtocolError as exc:
             # The document went away mid-wait (navigation): poll again in the new one.
             if context_lost(exc) and trio.current_time() < deadline:
                 await trio.sleep(0.05)
                 continue
-            raise unwrap(exc) from None
-
-
-def unwrap(exc: BaseException) -> BaseException:
-    """The one error inside the nursery groups that ``locate``'s dialog guard raises."""
-    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
-        exc = exc.exceptions[0]
-    return exc
+            raise
 
 
 def context_lost(exc: BaseException) -> bool:
-    """True when a command failed only because its document was replaced."""
-    exc = unwrap(exc)
+    """True when a command failed only because its document was replaced (a navigation)."""
     return isinstance(exc, ProtocolError) and any(m in str(exc) for m in locate._CONTEXT_LOST)
 
 
@@ -151,17 +143,8 @@ class StateWaitInput(ToolInput):
 async def _wait_element(session: ToolSession, selector: str, state: str, timeout_ms: int) -> WaitOutput:
     started = time.perf_counter()
     locator = {"kind": "css", "value": selector, "name": None}
-    deadline = trio.current_time() + timeout_ms / 1000
-    while True:
-        remaining = max(0, int((deadline - trio.current_time()) * 1000))
-        try:
-            await locate.find(session, locator, state=state, timeout_ms=remaining, scroll=False)
-            break
-        except (ProtocolError, BaseExceptionGroup) as exc:
-            if context_lost(exc) and trio.current_time() < deadline:
-                await trio.sleep(0.05)
-                continue
-            raise unwrap(exc) from None
+    # find polls in the page and restarts in the new document after a navigation.
+    await locate.find(session, locator, state=state, timeout_ms=timeout_ms, scroll=False)
     return WaitOutput(message=f"selector {selector!r} is {state}", elapsed_ms=_elapsed(started))
 
 
@@ -206,10 +189,12 @@ def _text_check(text: str, selector: str | None) -> str:
       }}
       let seen = '';
       for (const scope of scopes) {{
-        const t = deepText(scope);
+        const t = norm(scope.innerText !== undefined ? scope.innerText : scope.textContent);
         if (t.toLowerCase().includes(want)) return {{done: true}};
         seen = seen || t;
       }}
+      // Open shadow roots are not in innerText: look there only when the light DOM has no match.
+      if (scopes.some((scope) => shadowText(scope).toLowerCase().includes(want))) return {{done: true}};
       return {{done: false, seen: seen.slice(0, 200)}};
     }}"""
 
