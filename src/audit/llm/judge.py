@@ -299,7 +299,7 @@ async def _run_batch(
             if not reply.text.strip() and reply.truncated:
                 raise CallFailed("the answer was cut off at the output token limit")
             try:
-                verdicts, bad = parse_reply(reply.text)
+                verdicts, _malformed = parse_reply(reply.text)
             except ReplyInvalid as exc:
                 cut = " (cut off at the output token limit)" if reply.truncated else ""
                 raise CallFailed(f"{caller.provider.name}: {exc}{cut}") from exc
@@ -322,7 +322,7 @@ async def _run_batch(
         outcome.answered += 1
         for key in question.items:
             outcome.reviews[key] = review
-    if ids or bad:
+    if ids:  # asked but not (validly) answered
         missing = len(ids)
         log.info("LLM call %d left %d item(s) unanswered", number, missing)
         outcome.errors.append(f"{caller.provider.name} left {missing} of {len(batch)} item(s) in a call unanswered")
