@@ -50,11 +50,21 @@ class Switch(Generic[R]):
         return session.state(self.key, dict)
 
     def peek(self, session: ToolSession) -> R | None:
-        """The running record, or None (a record whose tab is gone is dropped)."""
+        """The running record, or None.
+
+        A record whose tab (or browser) is gone is dropped; its ``discard()``, when it has one,
+        releases what it still holds (helper sessions, an ffmpeg process, an observer).
+        """
         slot = self._slot(session)
         record = slot.get("record")
         if record is not None and not tab_alive(getattr(record, "tab", None)):
             slot.pop("record", None)
+            discard = getattr(record, "discard", None)
+            if callable(discard):
+                try:
+                    discard()
+                except Exception:
+                    log.exception("discarding a dead %s failed", self.what)
             return None
         return record
 
@@ -145,6 +155,16 @@ def start_background(tab: Tab, fn: Callable[..., Awaitable[None]], *args: Any) -
 
     tab.page.browser.start_task(runner)
     return scope
+
+
+def run_soon(tab: Tab, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+    """Best-effort clean-up in the browser's nursery; nothing to do once the browser is gone."""
+    if not tab.page.browser.is_connected:
+        return
+    try:
+        start_background(tab, fn, *args)
+    except RuntimeError:  # the nursery is closing with the browser
+        pass
 
 
 def stamp() -> str:

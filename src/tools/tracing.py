@@ -258,7 +258,7 @@ class Package:
     requests: list[RequestRecord]
     title: str
     snapshots: list[tuple[str, Path]]
-    sources: list[tuple[str, bytes]]
+    sources: list[tuple[str, Path]]
     metadata: dict[str, Any]
     screenshots: bool
 
@@ -274,8 +274,9 @@ def write_zip(target: Path | IO[bytes], package: Package) -> dict[str, Any]:
         for name, path in package.snapshots:
             if path.exists():
                 zf.write(path, f"snapshots/{name}")
-        for name, data in package.sources:
-            zf.writestr(f"sources/{name}", data)
+        for name, path in package.sources:
+            if path.exists():
+                zf.write(path, f"sources/{name}")
         zf.writestr("markers.json", json.dumps({**package.metadata, **summary}, indent=1, default=str))
     return {"events": survey.events, "screenshots": survey.screenshots,
             "snapshots": len(package.snapshots), "requests": len(network["log"]["entries"])}

@@ -73,7 +73,7 @@ def pick_codec(ffmpeg: str) -> Codec:
 
 def ffmpeg_command(ffmpeg: str, codec: Codec, out: Path, width: int, height: int, fps: int = FPS) -> list[str]:
     """Fit each frame inside width x height (keeping its aspect), pad to exactly that size."""
-    fit = (f"scale={width}:{height}:force_original_aspect_ratio=decrease,"
+    fit = (f"scale={width}:{height}:force_original_aspect_ratio=decrease:force_divisible_by=2,"
            f"pad={width}:{height}:(ow-iw)/2:(oh-ih)/2:color=white,setsar=1")
     return [
         ffmpeg, "-hide_banner", "-loglevel", "error", "-y",

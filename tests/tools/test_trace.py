@@ -75,7 +75,7 @@ async def test_trace_zip_has_trace_har_snapshots_and_groups(mcp, site):
 
 async def test_trace_chunk_is_its_own_zip_and_base64_stop(mcp, site):
     first, second = _routes(site)
-    await mcp.ok("trace_start", {"screenshots": False, "snapshots": False})
+    await mcp.ok("trace_start", {"screenshots": False, "snapshots": False, "sources": True})
     await mcp.ok("page_navigate", {"url": first})
     await mcp.ok("trace_chunk_start", {"name": "step2"})
     assert (await mcp.fail("trace_chunk_start", {}))["code"] == "already_started"
@@ -93,6 +93,9 @@ async def test_trace_chunk_is_its_own_zip_and_base64_stop(mcp, site):
         assert first in urls and second in urls
         points = json.loads(zf.read("markers.json"))["points"]
         assert [p["kind"] for p in points] == ["trace_start", "chunk_start", "chunk_stop", "trace_stop"]
+        sources = [n for n in zf.namelist() if n.startswith("sources/")]
+        assert sources and any(n.endswith("app.js") for n in sources)
+        assert b"dataset.ran" in zf.read(next(n for n in sources if n.endswith("app.js")))
 
 
 async def test_trace_out_of_order(mcp, site):
@@ -110,3 +113,21 @@ async def test_trace_out_of_order(mcp, site):
     # a refused path leaves the trace running, so the agent can retry
     assert (await mcp.ok("trace_stop", {"path": "ok.zip"}))["path"].endswith("ok.zip")
     assert (await mcp.fail("trace_stop"))["code"] == "not_started"
+
+
+async def test_trace_of_a_closed_tab_still_saves_what_it_has(mcp, site):
+    first, _ = _routes(site)
+    await mcp.ok("page_navigate", {"url": "about:blank"})
+    await mcp.ok("trace_start", {"screenshots": False})
+    await mcp.ok("page_navigate", {"url": first})
+    await mcp.ok("tab_close", {"index": 0})
+    data = await mcp.ok("trace_stop", {"path": "closed.zip"})
+    assert "closed" in data["message"]
+    with zipfile.ZipFile(data["path"]) as zf:
+        urls = [e["request"]["url"] for e in json.loads(zf.read("network.har"))["log"]["entries"]]
+        assert first in urls
+        assert any("page_navigate" in n for n in zf.namelist() if n.startswith("snapshots/"))
+        json.loads(zf.read("trace.json"))
+    await mcp.ok("page_navigate", {"url": first})
+    await mcp.ok("trace_start", {"snapshots": False, "screenshots": False})  # nothing left behind
+    await mcp.ok("trace_stop", {"path": "after.zip"})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import time
 from pathlib import Path
@@ -66,9 +67,50 @@ async def test_video_out_of_order_and_bad_size(mcp, site):
     assert (await mcp.fail("video_stop"))["code"] == "not_started"
     err = await mcp.fail("video_start", {"width": 4})
     assert err["code"] == "invalid_arguments" and err["details"][0]["field"] == "width"
+    err = await mcp.fail("video_start", {"width": 320, "height": 241})
+    assert err["details"][0]["field"] == "height" and "even" in err["message"]
     err = await mcp.fail("video_start", {"dir": "../outside"})
     assert err["code"] == "invalid_path"
     await mcp.ok("page_navigate", {"url": site.route("/video/twice", "<p>x</p>")})
     await mcp.ok("video_start", {})
     assert (await mcp.fail("video_start", {}))["code"] == "already_started"
     await mcp.ok("video_stop")
+
+
+def _ffmpeg_children() -> list[int]:
+    """ffmpeg processes this test process started (the server runs in-process)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+        if name == "ffmpeg" and ppid == os.getpid():
+            found.append(int(entry.name))
+    return found
+
+
+async def test_closed_tab_still_yields_a_video_and_ffmpeg_is_reaped(mcp, site):
+    await mcp.ok("page_navigate", {"url": site.route("/video/closing", ANIMATED)})
+    await mcp.ok("video_start", {"width": 160, "height": 120})
+    assert len(_ffmpeg_children()) == 1
+    await trio.sleep(0.3)
+    await mcp.ok("tab_close", {"index": 0})
+    data = await mcp.ok("video_stop")
+    assert _container(Path(data["path"])) in ("webm", "mp4") and data["captured_frames"] > 0
+    assert _ffmpeg_children() == []
+    # a recording whose tab closed and that nobody stopped is dropped by the next start
+    await mcp.ok("page_navigate", {"url": site.route("/video/again", ANIMATED)})
+    await mcp.ok("video_start", {"width": 160, "height": 120})
+    await mcp.ok("tab_close", {"index": 0})
+    await mcp.ok("page_navigate", {"url": site.route("/video/third", ANIMATED)})
+    await mcp.ok("video_start", {"width": 160, "height": 120})
+    with trio.fail_after(5):
+        while len(_ffmpeg_children()) != 1:
+            await trio.sleep(0.05)
+    await mcp.ok("video_stop")
+    assert _ffmpeg_children() == []

@@ -20,7 +20,7 @@ from cdpdriver import CDPError
 
 from .. import coverage
 from ..models import MessageOutput, NoInput, ToolInput, ToolOutput
-from ..recording import HelperSession, Switch, attach_helper, stamp, start_background
+from ..recording import HelperSession, Switch, attach_helper, run_soon, stamp, start_background
 from ..registry import tool
 from ..session import ToolSession
 from ..tab import Tab
@@ -43,6 +43,11 @@ class CoverageRecord:
     generation: int = 0  # bumped when the page's documents are replaced (navigation)
     listener: Any = None
     started: float = field(default_factory=time.monotonic)
+
+    def discard(self) -> None:
+        if self.listener is not None:
+            self.listener.cancel()
+        run_soon(self.tab, self.helper.detach)
 
 
 COVERAGE = Switch[CoverageRecord]("cdp.coverage", "coverage", "cdp_start_coverage", "cdp_stop_coverage")

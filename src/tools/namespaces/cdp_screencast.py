@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..models import MessageOutput, NoInput, ToolInput
-from ..recording import Switch, stamp
+from ..recording import Switch, run_soon, stamp
 from ..registry import tool
 from ..screencast import Frame, Screencast, ScreencastOptions
 from ..session import ToolSession
@@ -23,6 +23,9 @@ class CastRecord:
     cast: Screencast
     dir: Path
     format: str
+
+    def discard(self) -> None:
+        run_soon(self.tab, self.cast.stop)
 
 
 SCREENCAST = Switch[CastRecord]("cdp.screencast", "a screencast", "cdp_start_screencast", "cdp_stop_screencast")

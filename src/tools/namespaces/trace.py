@@ -78,11 +78,25 @@ class TraceRecord:
     queue: Any = None
     worker_done: trio.Event = field(default_factory=trio.Event)
     observer: Any = None
+    detach_observer: Any = None
     segment_running: bool = False
+    source_files: list[tuple[float, str, Path]] = field(default_factory=list)
+    sources_scope: Any = None
 
     @property
     def categories(self) -> list[str]:
         return tracing.categories(self.screenshots, self.sources)
+
+    def discard(self) -> None:
+        """The traced tab is gone and nobody called trace_stop: let go of everything."""
+        if self.queue is not None:
+            self.queue.close()
+            self.queue = None
+        if self.detach_observer is not None:
+            self.detach_observer()
+        if self.sources_scope is not None:
+            self.sources_scope.cancel()
+        _remove_workdir(self.workdir)
 
     def fresh_id(self) -> int:
         self.next_id += 1
@@ -209,22 +223,32 @@ def _safe_name(url: str, index: int) -> str:
     return f"{index:03d}-{re.sub(r'[^A-Za-z0-9._-]', '_', tail)[:80]}"
 
 
-async def _script_sources(record: TraceRecord, requests: list[RequestRecord]) -> list[tuple[str, bytes]]:
-    owners = {id(r): t for t in record.tabs.values() for r in list(t.requests.values())}
-    found: list[tuple[str, bytes]] = []
+async def _keep_sources(record: TraceRecord, events: Any) -> None:
+    """Save each script the traced tab loads as soon as it has loaded: the browser drops
+    response bodies when the page navigates, so asking at trace_stop would be too late."""
+    scripts: dict[str, str] = {}
     total = 0
-    for index, request in enumerate((r for r in requests if r.resource_type == "Script"), start=1):
-        tab = owners.get(id(request))
-        if tab is None or not tab_alive(tab) or total > SOURCES_MAX_BYTES:
-            continue
-        try:
-            reply = await tab.session.send("Network.getResponseBody", {"requestId": request.request_id}, timeout=5)
-        except CDPError:
-            continue
-        body = base64.b64decode(reply["body"]) if reply.get("base64Encoded") else str(reply.get("body", "")).encode()
-        total += len(body)
-        found.append((_safe_name(request.url, index), body))
-    return found
+    with events:
+        async for event in events:
+            request_id = event.params.get("requestId", "")
+            if event.method == "Network.requestWillBeSent":
+                if event.params.get("type") == "Script":
+                    scripts[request_id] = (event.params.get("request") or {}).get("url", "")
+                continue
+            url = scripts.pop(request_id, None)
+            if url is None or total > SOURCES_MAX_BYTES:
+                continue
+            try:
+                reply = await record.tab.session.send("Network.getResponseBody", {"requestId": request_id}, timeout=10)
+            except CDPError:
+                continue
+            body = reply.get("body") or ""
+            data = base64.b64decode(body) if reply.get("base64Encoded") else body.encode()
+            total += len(data)
+            path = record.workdir / "sources" / _safe_name(url, len(record.source_files) + 1)
+            path.parent.mkdir(exist_ok=True)
+            path.write_bytes(data)
+            record.source_files.append((time.time(), path.name, path))
 
 
 async def _package(record: TraceRecord, *, segments: list[Path], markers: list[tracing.Marker],
@@ -238,7 +262,7 @@ async def _package(record: TraceRecord, *, segments: list[Path], markers: list[t
         "actions": [a for a in record.actions if a["wall_time"] >= since],
         "notes": list(record.notes),
     }}
-    sources = await _script_sources(record, requests) if record.sources else []
+    sources = [(name, path) for wall, name, path in list(record.source_files) if wall >= since]
     return tracing.Package(segments=segments, markers=markers, requests=requests, title=title or name,
                            snapshots=snaps, sources=sources, metadata=metadata, screenshots=record.screenshots)
 
@@ -308,6 +332,9 @@ async def trace_start(session: ToolSession, args: TraceStartInput) -> TraceStart
         _remove_workdir(workdir)
         raise
     await _mark(record, "trace_start", args.name)
+    if args.sources:
+        events = tab.session.listen(["Network.requestWillBeSent", "Network.loadingFinished"], raw=True)
+        record.sources_scope = start_background(tab, _keep_sources, record, events)
     if args.snapshots:
         send, receive = trio.open_memory_channel[Any](1000)
         record.queue = send
@@ -315,6 +342,12 @@ async def trace_start(session: ToolSession, args: TraceStartInput) -> TraceStart
         send.send_nowait((0, "trace_start", tab))
     record.observer = _observer(session, record)
     session.observers.append(record.observer)
+
+    def detach_observer() -> None:
+        if record.observer in session.observers:
+            session.observers.remove(record.observer)
+
+    record.detach_observer = detach_observer
     TRACE.set(session, record)
     what = ", ".join(x for x, on in (("screenshots", args.screenshots), ("DOM snapshots", args.snapshots),
                                      ("script sources", args.sources)) if on)
@@ -336,8 +369,7 @@ async def trace_stop(session: ToolSession, args: TraceStopInput) -> TraceStopOut
     if args.path:
         session.output_path(args.path, "trace.zip")  # a bad path is refused while the trace still runs
     record = TRACE.take(session, keep_dead=True)
-    if record.observer in session.observers:
-        session.observers.remove(record.observer)
+    record.detach_observer()
     try:
         await _finish_snapshots(record)
         if record.chunk is not None:
@@ -346,6 +378,8 @@ async def trace_stop(session: ToolSession, args: TraceStopInput) -> TraceStopOut
             record.notes.append(f"group {name!r} was still open; it ends with the trace")
         await _mark(record, "trace_stop", record.name)
         await _end_segment(record)
+        if record.sources_scope is not None:
+            record.sources_scope.cancel()
         _track_tabs(session, record)
         package = await _package(record, segments=record.segments, markers=record.markers, snaps=record.snaps,
                                  baseline=record.baseline, since=record.started_wall, title=record.title,

@@ -6,12 +6,12 @@ import base64
 import time
 from dataclasses import dataclass
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from cdpdriver import CDPError
 
 from ..models import MessageOutput, NoInput, ToolInput
-from ..recording import Switch, evaluate_main, stamp, tab_alive
+from ..recording import Switch, evaluate_main, run_soon, stamp, tab_alive
 from ..registry import tool
 from ..screencast import Frame, Screencast, ScreencastOptions
 from ..session import ToolSession
@@ -28,6 +28,11 @@ class VideoRecord:
     encoder: VideoEncoder
     started: float
 
+    def discard(self) -> None:
+        """The tab closed and nobody stopped the recording: stop the stream, kill ffmpeg."""
+        run_soon(self.tab, self.cast.stop)
+        run_soon(self.tab, self.encoder.abort)
+
 
 VIDEO = Switch[VideoRecord]("video", "video recording", "video_start", "video_stop")
 
@@ -36,6 +41,13 @@ class VideoStartInput(ToolInput):
     dir: str = Field(default="videos", min_length=1, description="Folder inside the output directory for the video file")
     width: int | None = Field(default=None, ge=16, le=3840, description="Video width in pixels (default: the viewport scaled to fit 800x800)")
     height: int | None = Field(default=None, ge=16, le=2160, description="Video height in pixels (default: from the viewport's aspect)")
+
+    @field_validator("width", "height")
+    @classmethod
+    def _even_size(cls, value: int | None) -> int | None:
+        if value is not None and value % 2:
+            raise ValueError(f"must be even (video encoders store colour per 2x2 pixels); try {value + 1}")
+        return value
 
 
 class VideoStartOutput(MessageOutput):
