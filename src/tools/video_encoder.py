@@ -6,7 +6,8 @@ frame to fill the gaps; at the end the last frame is held until the stop
 time. The video's duration therefore matches wall time, whatever the page did.
 
 ffmpeg runs from an argument list (no shell), reads JPEG frames on stdin
-(fed by one trio task), writes stderr to a log file, and is always reaped:
+(fed by one trio task), writes stderr to a log file beside the video (kept
+only when encoding fails), and is always reaped:
 ``finish`` closes stdin and waits, ``abort`` kills.
 """
 
@@ -16,8 +17,8 @@ import functools
 import logging
 import shutil
 import subprocess
-import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,21 +98,21 @@ class VideoEncoder:
         self._last: Frame | None = None
         self._feeder_done = trio.Event()
         self._error: str | None = None
-        self._log_dir = Path(tempfile.mkdtemp(prefix="a11y-ffmpeg-"))
-        self.log_path = self._log_dir / "ffmpeg.log"
+        self.log_path = out.with_name(out.name + ".ffmpeg.log")  # beside the video; removed on success
 
-    async def start(self, nursery_start: object) -> None:
-        """Spawn ffmpeg; ``nursery_start`` runs the feeder (e.g. ``browser.start_task``)."""
+    async def start(self, run_task: Callable[[Callable[[], Awaitable[None]]], object]) -> None:
+        """Spawn ffmpeg; ``run_task`` starts the feeder task (in the browser's nursery)."""
         ffmpeg = find_ffmpeg()
         codec = pick_codec(ffmpeg)
         if self.out.suffix != f".{codec.extension}":
             self.out = self.out.with_suffix(f".{codec.extension}")
+            self.log_path = self.out.with_name(self.out.name + ".ffmpeg.log")
         argv = ffmpeg_command(ffmpeg, codec, self.out, self.width, self.height, self.fps)
         with open(self.log_path, "wb") as stderr:
             self._process = await trio.lowlevel.open_process(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=stderr)
         self._t0 = time.monotonic()
-        nursery_start(self._feed)  # type: ignore[operator]
+        run_task(self._feed)
 
     def push(self, frame: Frame) -> None:
         self.frames_received += 1
@@ -187,7 +188,7 @@ class VideoEncoder:
             tail = self.log_tail()
             raise ToolError("internal_error", f"video encoding failed: {reason}" + (f": {tail}" if tail else "")
                             + f" (ffmpeg log: {self.log_path})")
-        shutil.rmtree(self._log_dir, ignore_errors=True)
+        self.log_path.unlink(missing_ok=True)
 
     async def _close_stdin(self) -> None:
         if self._process is not None and self._process.stdin is not None:

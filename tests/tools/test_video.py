@@ -44,6 +44,7 @@ async def test_video_duration_and_size(mcp, site):
     assert path == Path(started["path"]) and path.parent.name == "clips"
     assert _container(path) in ("webm", "mp4")
     assert data["size"] == path.stat().st_size > 0
+    assert not list(path.parent.glob("*.ffmpeg.log"))  # the encoder's log is kept only on failure
     assert data["captured_frames"] > 5
     probe = _probe(path)
     duration = float(probe["format"]["duration"])

@@ -10,6 +10,7 @@ log lines) to what the Log domain recorded.
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from typing import Any, Literal
 
@@ -24,6 +25,8 @@ from ..recording import attach_helper, start_background, tab_alive
 from ..registry import tool
 from ..session import ToolSession
 from ..tab import Tab
+
+log = logging.getLogger(__name__)
 
 STATE_KEY = "cdp.console_debugger"
 TRACES_KEY = "cdp.console_traces"  # tab.extras: console timestamp -> full CDP stackTrace
@@ -62,12 +65,18 @@ async def _debug_tab(tab: Tab) -> None:
         return
     events = tab.session.listen(["Runtime.consoleAPICalled", "Runtime.exceptionThrown"], raw=True)
     tab.extras[LISTENER_KEY] = start_background(tab, _keep_traces, tab, events)
-    send = tab.session.send
-    await send("Debugger.enable", timeout=10)  # needed to resolve async parents of console.log
-    await send("Debugger.setSkipAllPauses", {"skip": True}, timeout=10)  # `debugger;` must not stop the page
-    await send("Debugger.setAsyncCallStackDepth", {"maxDepth": ASYNC_DEPTH}, timeout=10)
-    await send("Runtime.setAsyncCallStackDepth", {"maxDepth": ASYNC_DEPTH}, timeout=10)
-    await send("Log.startViolationsReport", {"config": VIOLATIONS}, timeout=10)
+    steps = (
+        ("Debugger.enable", None),  # needed to resolve the async parents of console.log
+        ("Debugger.setSkipAllPauses", {"skip": True}),  # a `debugger;` statement must not stop the page
+        ("Debugger.setAsyncCallStackDepth", {"maxDepth": ASYNC_DEPTH}),
+        ("Runtime.setAsyncCallStackDepth", {"maxDepth": ASYNC_DEPTH}),
+        ("Log.startViolationsReport", {"config": VIOLATIONS}),
+    )
+    for method, params in steps:
+        try:
+            await tab.session.send(method, params, timeout=10)
+        except CDPError as exc:  # also a tab hook: one odd tab (a crashed popup) must not fail the others
+            log.debug("console debugger: %s failed on %s: %s", method, tab.id, exc)
 
 
 async def _undebug_tab(tab: Tab) -> None:

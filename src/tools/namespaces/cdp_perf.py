@@ -35,8 +35,8 @@ async def _install_recorder(tab: Tab) -> None:
     if tab.extras.get(RECORDER_KEY):
         return
     tab.extras[RECORDER_KEY] = True
-    await tab.session.send("Page.addScriptToEvaluateOnNewDocument", {"source": perf_js.RECORDER}, timeout=10)
-    try:
+    try:  # also a tab hook: a failure here must not stop the tab from opening
+        await tab.session.send("Page.addScriptToEvaluateOnNewDocument", {"source": perf_js.RECORDER}, timeout=10)
         await evaluate_main(tab, perf_js.RECORDER, timeout=5)
     except (ToolError, CDPError, JavaScriptError, trio.TooSlowError):
         pass  # a page that cannot run it now (dialog, crash) still gets it on its next document

@@ -11,7 +11,7 @@ from pydantic import Field, field_validator
 from cdpdriver import CDPError
 
 from ..models import MessageOutput, NoInput, ToolInput
-from ..recording import Switch, evaluate_main, run_soon, stamp, tab_alive
+from ..recording import Switch, evaluate_main, run_soon, stamp, start_background, tab_alive
 from ..registry import tool
 from ..screencast import Frame, Screencast, ScreencastOptions
 from ..session import ToolSession
@@ -95,7 +95,7 @@ async def video_start(session: ToolSession, args: VideoStartInput) -> VideoStart
     width, height = await _frame_size(tab, args.width, args.height)
     out = session.output_path(f"{args.dir}/video-{stamp()}.webm", "video.webm")
     encoder = VideoEncoder(out, width, height)
-    await encoder.start(tab.page.browser.start_task)
+    await encoder.start(lambda feed: start_background(tab, feed))
     cast = Screencast(tab, ScreencastOptions("jpeg", 80, width, height), encoder.push)
     try:
         await cast.start()
