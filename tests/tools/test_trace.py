@@ -9,7 +9,7 @@ import zipfile
 from pathlib import Path
 
 PAGE = """<title>Traced</title><link rel=stylesheet href="/trace/style.css">
-<h1 id=h>Trace me</h1><script src="/trace/app.js"></script>"""
+<h1 id=h>Trace me</h1><input id=q><script src="/trace/app.js"></script>"""
 SECOND = "<title>Second</title><p id=p>second page</p>"
 
 
@@ -38,6 +38,7 @@ async def test_trace_zip_has_trace_har_snapshots_and_groups(mcp, site):
     inner = await mcp.ok("trace_group_start", {"name": "inner"})
     assert inner["depth"] == 1
     await mcp.ok("js_evaluate", {"script": "document.getElementById('h').textContent = 'changed'"})
+    await mcp.ok("element_fill", {"selector": "#q", "value": "typed text"})
     await mcp.ok("trace_group_stop")
     await mcp.ok("trace_group_stop")
     await mcp.ok("page_navigate", {"url": second})
@@ -62,7 +63,10 @@ async def test_trace_zip_has_trace_har_snapshots_and_groups(mcp, site):
         snapshots = sorted(n for n in names if n.startswith("snapshots/"))
         assert any("page_navigate" in n for n in snapshots)
         changed = [n for n in snapshots if "js_evaluate" in n]
-        assert changed and "changed" in zf.read(changed[0]).decode()
+        html = zf.read(changed[0]).decode()
+        assert "changed" in html and "<script" not in html and f'<base href="{first}">' in html
+        filled = zf.read(next(n for n in snapshots if "element_fill" in n)).decode()
+        assert 'value="typed text"' in filled
         assert any(n.startswith("screenshots/") and n.endswith(".jpg") for n in names)
         shot = next(n for n in names if n.startswith("screenshots/"))
         assert zf.read(shot)[:2] == b"\xff\xd8"

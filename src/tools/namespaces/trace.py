@@ -39,8 +39,30 @@ SNAPSHOT_MAX_CHARS = 512_000
 SOURCES_MAX_BYTES = 20_000_000
 SNAPSHOT_TIMEOUT = 3.0
 SNAPSHOT_DRAIN_TIMEOUT = 10.0
-_SNAPSHOT_JS = f"""({{url: location.href, title: document.title,
-  html: (document.documentElement ? document.documentElement.outerHTML : '').slice(0, {SNAPSHOT_MAX_CHARS})}})"""
+# The page as a static document: scripts and inline handlers removed (opening a snapshot must not
+# run the page), form state copied into attributes, and a <base> so styles and images still load.
+_SNAPSHOT_JS = """(() => {
+  const root = document.documentElement;
+  if (!root) return {url: location.href, title: document.title, html: ''};
+  const copy = root.cloneNode(true);
+  const live = root.querySelectorAll('input, textarea, select');
+  const cloned = copy.querySelectorAll('input, textarea, select');
+  live.forEach((el, i) => {
+    const twin = cloned[i];
+    if (!twin) return;
+    if (el.type === 'checkbox' || el.type === 'radio') { if (el.checked) twin.setAttribute('checked', ''); else twin.removeAttribute('checked'); }
+    else if (el.localName === 'textarea') twin.textContent = el.value;
+    else if (el.localName === 'select') [...el.options].forEach((o, j) => { if (o.selected) twin.options[j].setAttribute('selected', ''); });
+    else if (el.type !== 'password' && el.type !== 'file') twin.setAttribute('value', el.value);
+  });
+  copy.querySelectorAll('script').forEach((el) => el.remove());
+  copy.querySelectorAll('*').forEach((el) => [...el.attributes].forEach((a) => {
+    if (/^on/i.test(a.name)) el.removeAttribute(a.name);
+  }));
+  const head = copy.querySelector('head');
+  if (head) { const base = document.createElement('base'); base.href = location.href; head.prepend(base); }
+  return {url: location.href, title: document.title, html: copy.outerHTML.slice(0, MAX_CHARS)};
+})()""".replace("MAX_CHARS", str(SNAPSHOT_MAX_CHARS))
 
 
 @dataclass
