@@ -576,6 +576,10 @@ async def _handle_audit(service: Service) -> Response:
                 if code == "audit_failed":
                     log.error("audit of %s failed", url, exc_info=exc)
                 return done(_error(500, code, message, details), note=f"code={code}")
+            except BaseException:  # cancelled (possibly inside a group): client gone or shutdown
+                log.info("audit url=%s status=cancelled duration_ms=%d", url,
+                         (time.monotonic() - started) * 1000)
+                raise
             finally:
                 gate.record_duration(time.monotonic() - audit_started)
     finally:

@@ -205,3 +205,22 @@ async def test_unexpected_error_on_any_route_uses_the_error_body():
 @pytest.mark.parametrize("provider", ["ollama"])
 def test_local_llm_providers_need_no_key(provider):
     assert a11y.server.llm_missing_setting(provider, {}) is None
+
+
+async def test_client_disconnect_frees_the_slot(chromium, site, gate, caplog):
+    held = gate(body=CLEAN)
+    slow = site.route("/service/slow-disconnect", held)
+    fast = site.route("/service/fast-disconnect", CLEAN)
+    caplog.set_level(logging.INFO, logger="a11y.server")
+    async with service_for(chromium, concurrency=1, queue_size=0) as svc:
+        async with client_for(svc) as impatient:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(lambda: impatient.post("/audit", json={"url": slow}))
+                await _wait_entered(held)
+                nursery.cancel_scope.cancel()
+        with trio.fail_after(10):  # the server sees the closed connection and cancels
+            while svc.service.gate.admitted:
+                await trio.sleep(0.01)
+        async with client_for(svc) as client:
+            assert (await client.post("/audit", json={"url": fast})).status_code == 200
+    assert any("status=cancelled" in r.getMessage() for r in caplog.records)
