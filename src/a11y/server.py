@@ -43,6 +43,7 @@ from quart_trio import QuartTrio
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
 from audit.engine import AuditFailed, EngineLimits, run_audit
+from audit.llm.config import provider_configured
 from audit.meta import package_version
 from audit.models import (
     AuditRequest,
@@ -70,16 +71,6 @@ log = logging.getLogger("a11y.server")
 
 MAX_BODY_BYTES = 64 * 1024
 JSON_MIMETYPE = "application/json"
-
-#: Env var holding the key each LLM provider needs; None = no key needed (local models).
-LLM_KEY_ENV: dict[str, str | None] = {
-    "anthropic": "ANTHROPIC_API_KEY",
-    "openai": "OPENAI_API_KEY",
-    "gemini": "GEMINI_API_KEY",
-    "xai": "XAI_API_KEY",
-    "ollama": None,
-    "openai-compatible": "A11Y_LLM_BASE_URL",
-}
 
 BrowserFactory = Callable[[], AbstractAsyncContextManager[Browser]]
 
@@ -388,11 +379,11 @@ def _authorized(header: str | None, token: str) -> bool:
 
 
 def llm_missing_setting(provider: str, environ: Mapping[str, str]) -> str | None:
-    """The env var the server lacks for ``provider``, or None when it can be used."""
-    needed = LLM_KEY_ENV.get(provider)
-    if needed and not environ.get(needed, "").strip():
-        return needed
-    return None
+    """Why ``provider`` cannot be used with this server's environment (names the env var,
+    never its value), or None when it can. Delegates to the LLM package so the service and
+    the engine agree on keys and base-URL overrides."""
+    ok, reason = provider_configured(provider, environ)
+    return None if ok else reason
 
 
 def _reject_constant(name: str) -> Any:
@@ -543,13 +534,12 @@ async def _handle_audit(service: Service) -> Response:
                     note="code=invalid_request")
     url = req.url
     if req.llm.enabled:
-        missing = llm_missing_setting(req.llm.provider, config.environ)
-        if missing:
+        reason = llm_missing_setting(req.llm.provider, config.environ)
+        if reason:
             return done(_error(
                 400, "llm_not_configured",
-                f"LLM provider '{req.llm.provider}' is not configured on this server "
-                f"({missing} is not set).",
-                [{"field": "llm.provider", "message": f"Set {missing} on the server to use it."}],
+                f"LLM provider '{req.llm.provider}' is not configured on this server: {reason}.",
+                [{"field": "llm.provider", "message": f"Not usable on this server: {reason}."}],
             ), note="code=llm_not_configured")
 
     gate = service.gate

@@ -7,7 +7,6 @@ import os
 import signal
 import socket
 
-import pytest
 import trio
 
 import a11y.server
@@ -202,9 +201,11 @@ async def test_unexpected_error_on_any_route_uses_the_error_body():
     assert "kaboom" not in str(body)
 
 
-@pytest.mark.parametrize("provider", ["ollama"])
-def test_local_llm_providers_need_no_key(provider):
-    assert a11y.server.llm_missing_setting(provider, {}) is None
+def test_local_llm_provider_needs_no_key():
+    assert a11y.server.llm_missing_setting("ollama", {}) is None
+    assert a11y.server.llm_missing_setting("openai-compatible", {}) is not None
+    assert a11y.server.llm_missing_setting(
+        "openai-compatible", {"A11Y_LLM_BASE_URL": "http://127.0.0.1:8000"}) is None
 
 
 async def test_client_disconnect_frees_the_slot(chromium, site, gate, caplog):

@@ -6,6 +6,7 @@ few at a time) and each test inspects the run it cares about.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import socket
@@ -18,7 +19,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from a11y.audit_cli import Progress
 from a11y.cli import main as cli_main
+from audit.models import AuditRequest, ErrorInfo, PageResult
 from tests.service.conftest import CLEAN, VIOLATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -230,3 +233,46 @@ def test_bad_argument_exits_2_naming_the_field(argv, option, field, capsys):
     out, err = capsys.readouterr()
     assert option in err and field in err, err
     assert out == ""
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _request(crawl: bool) -> AuditRequest:
+    return AuditRequest.model_validate(
+        {"url": "http://example.com/", "crawl": {"enabled": crawl, "maxPages": 5}})
+
+
+def test_progress_on_a_terminal_rewrites_one_line_and_clears_it():
+    stream = _Tty()
+    progress = Progress(_request(True), stream)
+    progress.start("http://example.com/")
+    progress.page(PageResult(url="http://example.com/", status="ok", findings=2))
+    progress.page(PageResult(url="http://example.com/b", status="failed",
+                             error=ErrorInfo(code="http_error", message="404")))
+    progress.finish()
+    text = stream.getvalue()
+    assert "\n" not in text  # one live line, never scrolling
+    assert "[1/5] http://example.com/ (2 finding(s))" in text
+    assert "[2/5] http://example.com/b (failed: http_error)" in text
+    assert text.endswith("\r\x1b[K")
+
+
+def test_progress_without_a_terminal_is_one_plain_line_per_page():
+    stream = io.StringIO()
+    progress = Progress(_request(True), stream)
+    progress.start("http://example.com/")
+    progress.page(PageResult(url="http://example.com/", status="ok", findings=0))
+    progress.finish()
+    assert stream.getvalue() == "page 1: http://example.com/ (0 finding(s))\n"
+
+
+def test_no_progress_for_a_single_page():
+    stream = _Tty()
+    progress = Progress(_request(False), stream)
+    progress.start("http://example.com/")
+    progress.page(PageResult(url="http://example.com/", status="ok", findings=0))
+    progress.finish()
+    assert stream.getvalue() == ""

@@ -178,6 +178,15 @@ async def test_llm_not_configured_before_any_page_is_opened(
     assert not [r for r in site.log if r.path == path]
 
 
+async def test_llm_bad_base_url_override_is_not_configured(client, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")
+    monkeypatch.setenv("OPENAI_BASE_URL", "ftp://models.internal")
+    body = {"url": GOOD_URL, "llm": {"enabled": True, "provider": "openai"}}
+    error = assert_error(await client.post("/audit", json=body), 400, "llm_not_configured")
+    assert "OPENAI_BASE_URL" in error["message"]
+    assert "sk-test-not-used" not in str(error)
+
+
 async def test_llm_default_provider_needs_anthropic_key(client, monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     body = {"url": GOOD_URL, "llm": {"enabled": True}}
