@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import trio
+from hypercorn.config import Config as HypercornConfig
 from pydantic import ValidationError
 from quart import Response, request
 from quart_trio import QuartTrio
@@ -145,6 +146,7 @@ class ServiceConfig:
         )
 
     def engine_limits(self) -> EngineLimits:
+        """The engine's limits; its ``concurrency`` applies to the pages of one crawl."""
         return EngineLimits(
             navigation_timeout=self.navigation_timeout,
             audit_timeout=self.audit_timeout,
@@ -611,10 +613,10 @@ class RunningService:
         return self.service.supervisor
 
 
-def hypercorn_config(config: ServiceConfig) -> Any:
-    from hypercorn.config import Config
-
-    hc = Config()
+def hypercorn_config(config: ServiceConfig) -> HypercornConfig:
+    """Hypercorn settings: the bind address, no access log (the audit handler logs one line
+    per audit instead), errors through logging to stderr, and the shutdown grace period."""
+    hc = HypercornConfig()
     host = f"[{config.host}]" if ":" in config.host and not config.host.startswith("[") else config.host
     hc.bind = [f"{host}:{config.port}"]
     hc.accesslog = None  # one line per audit is logged by the handler instead
