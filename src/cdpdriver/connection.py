@@ -41,6 +41,7 @@ T = TypeVar("T")
 Command = Generator[dict[str, Any], dict[str, Any], T]
 ANY_METHOD = "*"
 DEFAULT_TIMEOUT = 30.0
+CLOSE_TIMEOUT = 2.0
 # Enough to answer "why did my command fail" for recent sessions without growing forever.
 _DEAD_SESSIONS_KEPT = 4096
 
@@ -176,7 +177,9 @@ class Connection:
 
     async def aclose(self) -> None:
         self._shutdown(BrowserClosed("connection closed by the client"))
-        with trio.CancelScope(shield=True):
+        # Bounded: a websocket close handshake needs the (possibly cancelled) reader to
+        # see the peer's reply; never let that wait keep a cancelled caller hanging.
+        with trio.CancelScope(shield=True), trio.move_on_after(CLOSE_TIMEOUT):
             await self.transport.aclose()
 
     # -- commands --------------------------------------------------------

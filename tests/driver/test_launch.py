@@ -121,3 +121,12 @@ async def test_connect_to_nothing_is_a_launch_error():
     with pytest.raises(BrowserLaunchError, match="cannot reach"):
         async with connect("http://127.0.0.1:9", timeout=2):
             pass
+
+
+async def test_cancelling_connect_while_it_opens_does_not_hang(chromium):
+    with trio.fail_after(10):
+        for delay in (0.0, 0.001, 0.005, 0.02):
+            with trio.move_on_after(delay):
+                async with connect(chromium.ws_url) as browser:
+                    await browser.session.send("Browser.getVersion")
+                    await trio.sleep(1)

@@ -19,6 +19,9 @@ def _camel(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
+_GENERATED = {m.lower(): m for m in util.all_methods()}
+
+
 def _called_methods() -> set[str]:
     """CDP method names in string literals and typed-command calls under src/."""
     domains = {d.lower(): d for d in util.DOMAINS}
@@ -43,7 +46,9 @@ def _called_methods() -> set[str]:
                   and isinstance(node.func.value, ast.Name) and node.func.value.id in aliases):
                 attr = node.func.attr
                 if attr[:1].islower():
-                    found.add(f"{aliases[node.func.value.id]}.{_camel(attr)}")
+                    name = f"{aliases[node.func.value.id]}.{_camel(attr)}"
+                    # snake_case loses acronym casing (get_partial_ax_tree): use the generated name.
+                    found.add(_GENERATED.get(name.lower(), name))
     return found
 
 
