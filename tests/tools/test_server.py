@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from mcp import Client, StdioServerParameters
 
@@ -88,3 +89,30 @@ async def test_stdio_transport_end_to_end(chromium, tmp_path):
         assert not result.is_error, result
         result = await client.call_tool("config_get", {})
         assert result.structured_content["browser_launched"] is True
+
+
+SPEC_COUNTS = {
+    "accessibility": 1, "batch": 1, "browser": 2, "cdp": 20, "config": 1, "console": 2, "dialog": 2,
+    "element": 33, "frame": 2, "http": 1, "human": 1, "input": 12, "js": 4, "network": 6, "page": 20,
+    "record": 5, "state": 4, "storage": 17, "tab": 3, "test": 16, "trace": 6, "video": 2, "wait": 6,
+    "workflow": 2,
+}
+
+
+def test_catalog_is_complete_and_matches_the_spec_names():
+    import re
+    from pathlib import Path
+
+    data = _list_tools()
+    assert data["total"] == 169
+    assert data["categories"] == SPEC_COUNTS
+    catalog_md = Path(__file__).resolve().parents[3] / "shared" / "spec" / "catalog.md"
+    if catalog_md.exists():
+        spec_names = set(re.findall(r"^\| `([a-z_]+)` \|", catalog_md.read_text(), re.M))
+        assert spec_names == {t["name"] for t in data["tools"]}
+
+
+def test_tool_reference_doc_is_up_to_date():
+    out = subprocess.run([sys.executable, str(Path(__file__).resolve().parents[2] / "scripts" / "gen_tool_docs.py"), "--check"], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
