@@ -91,3 +91,23 @@ async def test_batch_refuses_bad_steps_before_running_any(mcp, site):
     assert err["details"][0]["field"] == "steps"
     err = await mcp.fail("batch_execute", {"steps": [{"tool": "js_evaluate", "args": {"script": "1"}}] * 101})
     assert err["details"][0]["field"] == "steps"
+
+
+def test_every_recorded_action_can_be_replayed_by_batch_execute():
+    from tools.catalog import load
+    from tools.namespaces.batch import BATCH_TOOLS
+
+    recorded = {t.name for t in load() if t.records}
+    assert recorded <= set(BATCH_TOOLS), sorted(recorded - set(BATCH_TOOLS))
+
+
+async def test_batch_runs_a_recorded_select_and_check(mcp, site):
+    url = site.route("/batch/select", "<select id=s><option value=a>A</option><option value=b>B</option></select>"
+                     "<input type=checkbox id=c>")
+    data = await mcp.ok("batch_execute", {"steps": [
+        {"tool": "page_navigate", "args": {"url": url}},
+        {"tool": "element_select", "args": {"selector": "#s", "values": ["b"]}},
+        {"tool": "element_check", "args": {"selector": "#c"}},
+    ]})
+    assert data["success_count"] == 3
+    assert await mcp.js("[document.querySelector('#s').value, document.querySelector('#c').checked]") == ["b", True]

@@ -117,7 +117,7 @@ async def test_exported_script_replays_through_batch_execute(mcp, form_url):
     assert await mcp.js(FORM_STATE) == recorded
 
 
-async def test_recording_a_batch_records_its_steps_and_flags_unreplayable_ones(mcp, form_url):
+async def test_recording_a_batch_records_its_steps(mcp, form_url):
     await mcp.ok("page_navigate", {"url": form_url})
     await mcp.ok("record_start", {})
     await mcp.ok("batch_execute", {"steps": [{"tool": "element_fill", "args": {"selector": "#name", "value": "Bo"}}]})
@@ -126,5 +126,5 @@ async def test_recording_a_batch_records_its_steps_and_flags_unreplayable_ones(m
     exported = await mcp.ok("record_export")
     steps = json.loads(exported["script"])["steps"]
     assert [s["tool"] for s in steps] == ["element_fill", "element_select"]  # the batch's step, not the batch
-    assert exported["replayable"] is False
-    assert exported["warnings"] == ["step 1 (element_select) cannot run in batch_execute; replay it with a direct call"]
+    assert exported["replayable"] is True  # every recorded action is a batch_execute step
+    assert exported["warnings"] == []

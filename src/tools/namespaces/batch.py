@@ -19,7 +19,7 @@ from ..models import ToolInput, ToolOutput
 from ..registry import tool
 from ..session import ToolSession
 
-# The tools a step may run (tool-server.md, "Batch execution").
+# The tools a step may run: tool-server.md's "Batch execution" list first.
 BATCH_TOOLS = (
     "page_navigate", "page_go_back", "page_go_forward", "page_reload",
     "page_get_title", "page_get_url", "page_screenshot",
@@ -27,6 +27,15 @@ BATCH_TOOLS = (
     "js_evaluate",
     "wait_for_selector", "wait_for_load",
     "http_request",
+    # Every other action the recorder keeps, so a record_export script replays unchanged.
+    "dialog_handle", "element_check", "element_clear", "element_dispatch_event", "element_double_click",
+    "element_drag_to", "element_evaluate", "element_fill_form", "element_focus", "element_hover",
+    "element_press", "element_scroll_into_view", "element_select", "element_set_files", "element_tap",
+    "element_uncheck", "frame_select", "frame_select_main", "input_keyboard_down", "input_keyboard_press",
+    "input_keyboard_type", "input_keyboard_up", "input_mouse_click", "input_mouse_down", "input_mouse_drag",
+    "input_mouse_move", "input_mouse_up", "input_mouse_wheel", "input_touch_swipe", "input_touch_tap",
+    "js_add_script", "js_add_style", "js_init_script", "page_close", "page_new", "page_scroll",
+    "page_set_content", "tab_close", "tab_select",
 )
 MAX_STEPS = 100
 
