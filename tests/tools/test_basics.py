@@ -38,3 +38,12 @@ async def test_js_evaluate_values_functions_promises_and_errors(mcp, site):
     assert "RangeError: nope" in err["message"]
     data = await mcp.ok("js_evaluate", {"script": "'x'.repeat(100)", "max_result_size": 10})
     assert data["truncated"] is True and len(data["result"]) == 10
+
+
+async def test_js_evaluate_calls_functions_once_and_runs_statements(mcp, site):
+    await mcp.ok("page_navigate", {"url": site.route("/tools/js-forms", "<title>F</title>")})
+    assert await mcp.js("(async (u) => u + '!')('x')") == "x!"  # already a call: not called again
+    assert await mcp.js("async () => { await null; return 7; }") == 7
+    assert await mcp.js("window.n = (window.n || 0) + 1; window.n") == 1
+    assert await mcp.js("window.n") == 1  # the statement ran exactly once
+    assert await mcp.js("const a = 2; a * 21") == 42

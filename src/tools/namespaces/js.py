@@ -26,14 +26,26 @@ class EvaluateOutput(ToolOutput):
     truncated: bool = False
 
 
-def as_expression(script: str) -> str:
-    """A bare function source is called; anything else is evaluated as written."""
-    stripped = script.strip()
-    looks_like_function = stripped.startswith(("function", "async function", "async (", "(")) and "=>" in stripped[:200] \
-        or stripped.startswith(("function", "async function"))
-    if looks_like_function and not stripped.endswith(")()") and not stripped.endswith("})()"):
-        return f"({stripped})()"
-    return script
+def _as_value(script: str) -> str:
+    """The script as one expression whose function value, if any, is called."""
+    return f"(() => {{ const __a11y_value = ({script}\n); " \
+           "return typeof __a11y_value === 'function' ? __a11y_value() : __a11y_value; })()"
+
+
+async def as_expression(session: ToolSession, script: str) -> str:
+    """A function source is called; an expression is evaluated; statements run as written.
+
+    The choice is made by compiling (not running) the expression form in the page, so
+    side effects happen exactly once whatever the script is.
+    """
+    wrapped = _as_value(script)
+    tab = await session.tab()
+    frame = await locate.current_frame(session, tab)
+    params: dict[str, Any] = {"expression": wrapped, "sourceURL": "", "persistScript": False}
+    if frame.context_id is not None:
+        params["executionContextId"] = frame.context_id
+    compiled = await frame.session.send("Runtime.compileScript", params)
+    return script if compiled.get("exceptionDetails") else wrapped
 
 
 @tool("js_evaluate", EvaluateInput, EvaluateOutput, records=True)
@@ -41,7 +53,7 @@ async def js_evaluate(session: ToolSession, args: EvaluateInput) -> EvaluateOutp
     """Evaluate JavaScript in the current frame and return its JSON value (DOM nodes and
     functions come back as null). Use max_result_size to cap a large result. A thrown error
     is a javascript_error with the message."""
-    value = await locate.evaluate(session, as_expression(args.script))
+    value = await locate.evaluate(session, await as_expression(session, args.script))
     if args.max_result_size:
         text = json.dumps(value, ensure_ascii=False)
         if len(text) > args.max_result_size:
