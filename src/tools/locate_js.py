@@ -147,6 +147,7 @@ async (loc, want, timeoutMs, opts) => {
   };
   const deadline = performance.now() + timeoutMs;
   let lastRect = null;
+  const animating = () => document.getAnimations().some((a) => a.playState === 'running');
   let reason = '';
   while (true) {
     let list = [];
@@ -164,7 +165,9 @@ async (loc, want, timeoutMs, opts) => {
       const rect = [r.left, r.top, r.width, r.height].join(',');
       if (opts.enabled && !enabled(el)) reason = describe(el) + ' is disabled';
       else if (opts.editable && !editable(el)) reason = describe(el) + ' is not editable';
-      else if (rect !== lastRect) { reason = describe(el) + ' is still moving'; lastRect = rect; }
+      // Stable means the box did not move between two polls; with no animation running in
+      // the document nothing can move it by itself, so the first look is enough.
+      else if (rect !== lastRect && (lastRect !== null || animating())) { reason = describe(el) + ' is still moving'; lastRect = rect; }
       else if (opts.hitTarget) {
         const hit = hitTarget(el);
         if (hit.ok) return el;

@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import Field
 
+from cdpdriver import ProtocolError
+
 from .. import locate
 from ..errors import ToolError
 from ..models import MessageOutput, ToolInput, ToolOutput
@@ -26,6 +28,12 @@ class EvaluateOutput(ToolOutput):
     truncated: bool = False
 
 
+# Whether a script compiles as an expression depends on its text alone: remember it, so a
+# script an agent repeats costs one round trip, not two.
+_FORM_CACHE: dict[str, bool] = {}
+_FORM_CACHE_SIZE = 512
+
+
 def _as_value(script: str) -> str:
     """The script as one expression whose function value, if any, is called."""
     return f"(() => {{ const __a11y_value = ({script}\n); " \
@@ -39,13 +47,24 @@ async def as_expression(session: ToolSession, script: str) -> str:
     side effects happen exactly once whatever the script is.
     """
     wrapped = _as_value(script)
+    if script in _FORM_CACHE:
+        return wrapped if _FORM_CACHE[script] else script
     tab = await session.tab()
+    locate.check_no_dialog(tab)  # the page is blocked while a dialog is open
     frame = await locate.current_frame(session, tab)
     params: dict[str, Any] = {"expression": wrapped, "sourceURL": "", "persistScript": False}
     if frame.context_id is not None:
         params["executionContextId"] = frame.context_id
-    compiled = await frame.session.send("Runtime.compileScript", params)
-    return script if compiled.get("exceptionDetails") else wrapped
+    try:
+        compiled = await frame.session.send("Runtime.compileScript", params)
+    except ProtocolError:  # an out-of-process frame's session may not have Runtime on yet
+        await frame.session.send("Runtime.enable")
+        compiled = await frame.session.send("Runtime.compileScript", params)
+    is_expression = not compiled.get("exceptionDetails")
+    if len(_FORM_CACHE) >= _FORM_CACHE_SIZE:
+        _FORM_CACHE.pop(next(iter(_FORM_CACHE)))
+    _FORM_CACHE[script] = is_expression
+    return wrapped if is_expression else script
 
 
 @tool("js_evaluate", EvaluateInput, EvaluateOutput, records=True)
