@@ -84,7 +84,9 @@ async def test_never_finishing_page_times_out(chromium, site, gate):
     held = gate()
     url = site.route("/service/never", held)
     async with service_for(chromium, navigation_timeout=1.0) as svc, client_for(svc) as client:
-        with trio.fail_after(20):
+        # The answer comes after the engine's shielded clean-up (page close, context
+        # disposal, each bounded); on a saturated 2-core machine that took over 20 s once.
+        with trio.fail_after(45):
             response = await client.post("/audit", json={"url": url})
     assert_error(response, 500, "timeout")
 
