@@ -25,6 +25,11 @@ _CONTEXT_LOST = ("Execution context was destroyed", "Cannot find context", "Insp
                  "context with specified id", "Promise was collected")
 
 
+def context_lost(exc: BaseException) -> bool:
+    """True when a command failed only because its document was replaced (a navigation)."""
+    return any(marker in str(exc) for marker in _CONTEXT_LOST)
+
+
 @dataclass
 class Element:
     tab: Tab
@@ -164,7 +169,7 @@ async def find(
                 return _element_from(reply, tab, frame, locator, state, remaining_ms)
             raise ToolError("timeout", f"{_describe(locator)} did not become {state} within {timeout_ms} ms")
         except ProtocolError as exc:
-            if any(marker in str(exc) for marker in _CONTEXT_LOST) and trio.current_time() < deadline:
+            if context_lost(exc) and trio.current_time() < deadline:
                 await trio.sleep(0.05)
                 frame = await current_frame(session, tab)
                 continue

@@ -118,8 +118,7 @@ def checked(name: str, input_model: type[ToolInput], output_model: type[ToolOutp
 # -- polling ------------------------------------------------------------------------------
 
 
-def _context_lost(exc: Exception) -> bool:
-    return any(marker in str(exc) for marker in locate._CONTEXT_LOST)
+_context_lost = locate.context_lost
 
 
 async def poll(probe: Callable[[], Awaitable[dict[str, Any]]], timeout_ms: int) -> dict[str, Any]:

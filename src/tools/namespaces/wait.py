@@ -113,9 +113,7 @@ async def poll_in_page(session: ToolSession, check: str, timeout_ms: int) -> dic
             raise
 
 
-def context_lost(exc: BaseException) -> bool:
-    """True when a command failed only because its document was replaced (a navigation)."""
-    return isinstance(exc, ProtocolError) and any(m in str(exc) for m in locate._CONTEXT_LOST)
+context_lost = locate.context_lost
 
 
 def _fail(result: dict[str, Any], timeout_message: str) -> ToolError:
