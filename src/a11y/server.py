@@ -56,6 +56,7 @@ from audit.models import (
     request_errors,
     validate_against_limits,
 )
+from audit.spares import warm_up
 from cdpdriver import (
     Browser,
     CDPError,
@@ -145,13 +146,15 @@ class ServiceConfig:
             environ=env,
         )
 
-    def engine_limits(self) -> EngineLimits:
-        """The engine's limits; its ``concurrency`` applies to the pages of one crawl."""
+    def engine_limits(self, page_limiter: trio.CapacityLimiter | None = None) -> EngineLimits:
+        """The engine's limits; ``page_limiter`` (one per service) bounds the pages open at
+        once across all audits, ``concurrency`` those of one crawl."""
         return EngineLimits(
             navigation_timeout=self.navigation_timeout,
             audit_timeout=self.audit_timeout,
             concurrency=self.concurrency,
             block_private_networks=self.block_private_networks,
+            page_limiter=page_limiter,
         )
 
     def open_browser(self) -> AbstractAsyncContextManager[Browser]:
@@ -220,6 +223,7 @@ class BrowserSupervisor:
                         self.last_error = None
                         product = browser.version.product if browser.version else "?"
                         log.info("browser ready: %s (pid %s)", product, browser.pid)
+                        warm_up(browser)
                         self._notify()
                         await _first_of(browser.connection.closed, self._stopping)
                         if not self._stopping.is_set():
@@ -297,6 +301,8 @@ class AuditGate:
     def __init__(self, concurrency: int, queue_size: int) -> None:
         self.capacity = concurrency + queue_size
         self.limiter = trio.CapacityLimiter(concurrency)
+        #: Pages being audited at once, over every running audit and crawl.
+        self.pages = trio.CapacityLimiter(concurrency)
         self.admitted = 0
         self._mean_duration = 10.0  # seconds, smoothed; only feeds Retry-After
 
@@ -562,7 +568,7 @@ async def _handle_audit(service: Service) -> Response:
                 ), note="code=browser_unavailable")
             audit_started = time.monotonic()
             try:
-                result = await _run_with_timeout(browser, req, config)
+                result = await _run_with_timeout(browser, req, config, gate.pages)
             except Exception as exc:  # noqa: BLE001 - every failure becomes a 500 body
                 code, message, details = classify_failure(exc)
                 if code == "audit_failed":
@@ -587,11 +593,13 @@ class AuditTimeout(Exception):
     """The outer deadline fired: the engine did not honour its own audit timeout."""
 
 
-async def _run_with_timeout(browser: Browser, req: AuditRequest, config: ServiceConfig) -> AuditResult:
+async def _run_with_timeout(
+    browser: Browser, req: AuditRequest, config: ServiceConfig, pages: trio.CapacityLimiter
+) -> AuditResult:
     """``run_audit`` under a hard deadline: the engine's own ``audit_timeout`` plus a grace,
     so a stuck engine still cannot hold a slot forever."""
     with trio.move_on_after(config.audit_timeout + config.audit_timeout_grace):
-        return await run_audit(browser, req, config.engine_limits())
+        return await run_audit(browser, req, config.engine_limits(pages))
     raise AuditTimeout(f"The audit did not finish within {config.audit_timeout:g} s.")
 
 

@@ -10,15 +10,17 @@ is either a frame of the same session or an auto-attached out-of-process child t
 target id equals the frame id. The partials are ordered depth-first as axe requires; a frame
 that fails becomes ``null`` (its descendants are left out) and is reported as untested.
 
-``axe.finishRun`` then runs in a clean ``about:blank`` page in its own browser context (the
-:class:`Finisher`), which is prepared in the background while the audited page loads. Large
-strings cross CDP in chunks, so no single message grows with the page.
+``axe.finishRun`` then runs in a clean ``about:blank`` page in a browser context of its own (a
+:class:`Finisher`); finishers are kept warm per browser (:class:`FinisherPool`), since loading
+axe costs more than merging a small page's results. Large strings cross CDP in chunks, so no
+single message grows with the page.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import weakref
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -26,7 +28,7 @@ from typing import Any
 
 import trio
 
-from cdpdriver import Browser, CDPError, JavaScriptError, Page, ProtocolError, Session
+from cdpdriver import Browser, CDPError, JavaScriptError, Page, ProtocolError, Session, TargetClosed
 from cdpdriver.page import unwrap_evaluation
 from cdpdriver.protocol import dom, runtime
 from cdpdriver.protocol import page as page_domain
@@ -314,94 +316,170 @@ class PartialRunner:
 
 
 class Finisher:
-    """A blank page in its own browser context where ``axe.finishRun`` merges the partials.
+    """A blank page with axe loaded, where ``axe.finishRun`` merges one audit's partials."""
 
-    Preparation (context, page, injection, configuration) starts at once in the background,
-    so it overlaps with loading the audited page; :meth:`finish` waits for it.
-    """
-
-    def __init__(self, browser: Browser) -> None:
-        self.browser = browser
-        self._context_id: str | None = None
-        self._page: Page | None = None
-        self._world = 0
-        self._ready = trio.Event()
-        self._error: BaseException | None = None
-        self.axe_version: str | None = None
-
-    async def prepare(self) -> None:
-        """Open the page and load axe; a failure is kept and raised by :meth:`finish`."""
-        try:
-            # Shielded so that a context the browser created is always recorded for disposal.
-            with trio.CancelScope(shield=True), trio.fail_after(STEP_TIMEOUT):
-                self._context_id = await self.browser.create_context()
-                self._page = await self.browser.new_page(
-                    context_id=self._context_id, auto_attach=False
-                )
-            await self._load_axe(self._page)
-        except Exception as exc:  # noqa: BLE001 - reported to the caller of finish()
-            self._error = exc
-        finally:
-            self._ready.set()
-
-    async def _load_axe(self, page: Page) -> None:
-        global _RULE_IMPACTS
-        world = await isolated_world(page.session, page.main_frame_id)
-        self._world = world
-        await inject(page.session, world)
-        want_impacts = _RULE_IMPACTS is None
-        info = await evaluate(
-            page.session,
-            f"axe.configure({{branding: {json.dumps(BRANDING)}}});"
-            f" ({{version: axe.version, impacts: {str(want_impacts).lower()}"
-            " ? Object.fromEntries(axe._audit.rules.map(r => [r.id, r.impact || null])) : null})",
-            world,
-        )
-        self.axe_version = info.get("version")
-        if want_impacts and isinstance(info.get("impacts"), dict):
-            _RULE_IMPACTS = {k: v for k, v in info["impacts"].items() if isinstance(v, str)}
+    def __init__(self, page: Page, world: int) -> None:
+        self.page = page
+        self.world = world
+        self.broken = False
 
     async def finish(
         self, partials: list[str | None], options: Mapping[str, Any], *, timeout: float
     ) -> dict[str, Any]:
         """``axe.finishRun(partials, options)``: the standard axe results object."""
-        await self._ready.wait()
-        if self._error is not None or self._page is None:
-            raise AxeRunError(f"could not prepare the page that merges results: {self._error}")
-        session = self._page.session
+        session = self.page.session
         try:
             await write_string(
-                session, self._world, "__a11yIn", "[" + ",".join(p or "null" for p in partials) + "]"
+                session, self.world, "__a11yIn", "[" + ",".join(p or "null" for p in partials) + "]"
             )
             await evaluate(
                 session,
                 "globalThis.__a11yResult = (async () => { const partials ="
                 " JSON.parse(globalThis.__a11yIn.join('')); delete globalThis.__a11yIn;"
                 f" return JSON.stringify(await axe.finishRun(partials, {json.dumps(options)})); }})(); 0",
-                self._world,
+                self.world,
             )
-            text = await read_string(session, self._world, "__a11yResult", timeout=timeout)
-        except (JavaScriptError, ProtocolError) as exc:
+            text = await read_string(session, self.world, "__a11yResult", timeout=timeout)
+        except JavaScriptError as exc:
             raise AxeRunError(f"axe.finishRun failed: {exc}") from exc
+        except BaseException:
+            self.broken = True  # a half-written input or a dead page: never reuse it
+            raise
+        finally:
+            if not self.broken:
+                await self._forget()
         return json.loads(text)
 
+    async def _forget(self) -> None:
+        """Drop this audit's strings so the next lease starts from a clean page."""
+        try:
+            with trio.CancelScope(shield=True), trio.fail_after(5):
+                await evaluate(
+                    self.page.session,
+                    "delete globalThis.__a11yIn; delete globalThis.__a11yResult;"
+                    " delete globalThis.__a11yResultText; 0",
+                    self.world,
+                )
+        except (CDPError, trio.TooSlowError):
+            self.broken = True
+
+
+class FinisherPool:
+    """Finishers kept warm for one browser.
+
+    Loading axe into a blank page costs more CPU than auditing a small page, so each finisher
+    is made once and reused; a lease gives one audit a finisher to itself, and a finisher that
+    failed is closed instead of returned. The pages live in a browser context of their own,
+    created with the pool, so no audited page shares anything with them; they close with the
+    browser, or earlier with :meth:`aclose`.
+    """
+
+    def __init__(self, browser: Browser, size: int = 2) -> None:
+        self.browser = browser
+        self.size = size
+        self._slots = trio.Semaphore(size)
+        self._idle: list[Finisher] = []
+        self._warming: trio.Event | None = None
+        self._context_lock = trio.Lock()
+        self._context_id: str | None = None
+        self._closed = False
+
+    async def prewarm(self) -> None:
+        """Have one finisher ready before the first lease needs it (best effort)."""
+        if self._idle or self._warming is not None or self._closed:
+            return
+        self._warming = trio.Event()
+        try:
+            self._idle.append(await self._create())
+        except Exception as exc:  # noqa: BLE001 - the lease will try again and report it
+            log.debug("could not prepare a finisher ahead of time: %s", exc)
+        finally:
+            self._warming.set()
+            self._warming = None
+
+    @asynccontextmanager
+    async def lease(self) -> AsyncIterator[Finisher]:
+        """A finisher for this caller alone until the block exits."""
+        async with self._slots:
+            while not self._idle and self._warming is not None:
+                await self._warming.wait()
+            finisher = self._idle.pop() if self._idle else await self._create()
+            try:
+                yield finisher
+            finally:
+                if finisher.broken or finisher.page.is_closed or self._closed:
+                    await finisher.page.close()
+                else:
+                    self._idle.append(finisher)
+
+    async def _create(self) -> Finisher:
+        """A fresh blank page in the pool's context with axe injected and configured."""
+        global _RULE_IMPACTS
+        context_id = await self._context()
+        # Shielded so that a target the browser created is always recorded for closing.
+        with trio.CancelScope(shield=True), trio.fail_after(STEP_TIMEOUT):
+            page = await self.browser.new_page(context_id=context_id, auto_attach=False)
+        try:
+            with trio.fail_after(STEP_TIMEOUT):
+                world = await isolated_world(page.session, page.main_frame_id)
+                await inject(page.session, world)
+                want_impacts = _RULE_IMPACTS is None
+                info = await evaluate(
+                    page.session,
+                    f"axe.configure({{branding: {json.dumps(BRANDING)}}});"
+                    f" ({{impacts: {str(want_impacts).lower()}"
+                    " ? Object.fromEntries(axe._audit.rules.map(r => [r.id, r.impact || null])) : null})",
+                    world,
+                )
+        except BaseException:
+            await page.close()
+            raise
+        if want_impacts and isinstance(info.get("impacts"), dict):
+            _RULE_IMPACTS = {k: v for k, v in info["impacts"].items() if isinstance(v, str)}
+        return Finisher(page, world)
+
+    async def _context(self) -> str:
+        async with self._context_lock:
+            if self._closed:
+                raise AxeRunError("the finisher pool is closed")
+            if self._context_id is None:
+                with trio.CancelScope(shield=True), trio.fail_after(STEP_TIMEOUT):
+                    self._context_id = await self.browser.create_context()
+            return self._context_id
+
     async def aclose(self) -> None:
-        """Close the page and dispose its context; safe on every path."""
+        """Close every idle finisher and the pool's context; leased ones close on return."""
+        self._closed = True
         with trio.CancelScope(shield=True):
-            if self._page is not None:
-                await self._page.close()
+            while self._idle:
+                await self._idle.pop().page.close()
             if self._context_id is not None:
                 await self.browser.dispose_context(self._context_id)
+                self._context_id = None
 
 
-@asynccontextmanager
-async def open_finisher(browser: Browser) -> AsyncIterator[Finisher]:
-    """A :class:`Finisher` preparing in the background; closed when the block exits."""
-    finisher = Finisher(browser)
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(finisher.prepare)
+_POOLS: weakref.WeakKeyDictionary[Browser, FinisherPool] = weakref.WeakKeyDictionary()
+
+
+def finisher_pool(browser: Browser) -> FinisherPool:
+    """The pool that serves ``browser`` (made on first use, gone with the browser object)."""
+    pool = _POOLS.get(browser)
+    if pool is None or pool._closed:
+        pool = _POOLS[browser] = FinisherPool(browser)
+    return pool
+
+
+async def finish_run(
+    browser: Browser, partials: list[str | None], options: Mapping[str, Any], *, timeout: float
+) -> dict[str, Any]:
+    """Merge the partials in a pooled finisher; a finisher whose page died is replaced once."""
+    pool = finisher_pool(browser)
+    for attempt in (1, 2):
         try:
-            yield finisher
-        finally:
-            nursery.cancel_scope.cancel()
-            await finisher.aclose()
+            async with pool.lease() as finisher:
+                return await finisher.finish(partials, options, timeout=timeout)
+        except (TargetClosed, ProtocolError) as exc:
+            if attempt == 2 or not browser.is_connected:
+                raise AxeRunError(f"axe.finishRun failed: {exc}") from exc
+            log.info("finisher page failed (%s); using a fresh one", exc)
+    raise AssertionError("unreachable")

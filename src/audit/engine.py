@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +30,15 @@ from cdpdriver import (
     TargetCrashed,
 )
 
-from .axe import FRAME_TIMEOUT, PartialRunner, evaluate, isolated_world, open_finisher, rule_impacts
+from .axe import (
+    FRAME_TIMEOUT,
+    PartialRunner,
+    evaluate,
+    finish_run,
+    finisher_pool,
+    isolated_world,
+    rule_impacts,
+)
 from .axe_bundle import load_bundle
 from .crawl import crawl_site
 from .findings import best_practices_from, findings_from, number_findings, rules_tested
@@ -45,9 +54,10 @@ from .models import (
     PageResult,
 )
 from .netguard import NetGuard, describe_block
-from .readiness import SETTLE_CAP, DocumentInfo, DocumentWatch, settle
+from .readiness import SETTLE_CAP, DocumentInfo, DocumentWatch, install_tracker, settle
 from .rules import axe_run_options
 from .scoring import conformant, overall_score, page_score, stats
+from .spares import spare_pages
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +85,8 @@ class EngineLimits:
     frame_timeout: float = FRAME_TIMEOUT
     #: Upper bound of the post-load wait for network idle and a quiet DOM.
     settle_timeout: float = SETTLE_CAP
+    #: Shared by every audit of a service, so ``concurrency`` bounds its open pages overall.
+    page_limiter: trio.CapacityLimiter | None = None
 
 
 class AuditFailed(Exception):
@@ -124,7 +136,8 @@ async def audit_page(
     """
     limits = limits or EngineLimits()
     try:
-        return await _audit_page(browser, url, request, limits, collect_links, frozenset(allow))
+        async with limits.page_limiter or nullcontext():
+            return await _audit_page(browser, url, request, limits, collect_links, frozenset(allow))
     except BaseException as exc:
         failure = classify(exc, browser)
         if failure is None or failure is exc:
@@ -142,12 +155,11 @@ async def _audit_page(
 ) -> PageAudit:
     options = axe_run_options(request.version, request.level, request.best_practices)
     async with (
-        open_finisher(browser) as finisher,
-        browser.context() as ctx,
-        ctx.page() as page,
+        spare_pages(browser).page() as page,
         trio.open_nursery() as nursery,
     ):
         try:
+            nursery.start_soon(finisher_pool(browser).prewarm)
             guard = None
             if limits.block_private_networks:
                 guard = NetGuard(allow=allow)
@@ -162,7 +174,7 @@ async def _audit_page(
                 waiting.start_soon(runner.prepare)
                 waiting.start_soon(settle, page, limits.settle_timeout)
             run = await runner.run()
-            results = await finisher.finish(run.partials, options, timeout=limits.audit_timeout)
+            results = await finish_run(browser, run.partials, options, timeout=limits.audit_timeout)
             links = await _links(page) if collect_links else []
             evidence = await collect_page_evidence(page, request, results, url)
         finally:
@@ -177,6 +189,7 @@ async def _load(page: Page, url: str, limits: EngineLimits, guard: NetGuard | No
     watch = DocumentWatch(page)
     try:
         await watch.start()
+        await install_tracker(page)
         result = await page.navigate(url, wait_until="load", timeout=limits.navigation_timeout)
         doc = await watch.document(str(result.loader_id) if result.loader_id else None)
     except NavigationFailed as exc:

@@ -1,12 +1,18 @@
 """Load a page and wait until it is worth auditing.
 
 "Loaded" is not enough for pages that render after the load event (SPAs, deferred widgets),
-so after ``load`` comes a bounded quiet window: first the network goes idle (no request in
-flight for half a second, the driver's ``networkidle``), then the DOM stays unchanged for
-``DOM_QUIET`` seconds (a MutationObserver in an isolated world, where page scripts cannot
-disturb it). The order matters: content a timer renders shortly after the network settled is
-still caught. The whole window is capped, so a page that polls or animates forever is audited
-after ``SETTLE_CAP`` seconds anyway.
+and a fixed quiet window either misses them or taxes every static page. So the engine watches
+the work a page still has queued: a small tracker, installed before the first page script
+(``Page.addScriptToEvaluateOnNewDocument``), counts pending short timers (``setTimeout`` up to
+a second; a callback that re-arms itself is a poller and is not counted) and notes the last DOM
+mutation; the driver counts requests in flight. The page is ready when no request is in flight,
+no short timer is pending, and neither the network nor the DOM changed for ``QUIET`` seconds.
+The whole wait is capped (``SETTLE_CAP``), so a page that polls or animates forever is
+audited anyway.
+
+The tracker lives in the page's own world (it has to see the page's timers); a page that
+tampers with it can only change how long the wait lasts, never what axe sees, since axe runs
+in isolated worlds.
 
 The main document's HTTP status and MIME type come from ``Network.responseReceived`` (the
 navigation's own response, matched by loader id), with the Navigation Timing entry and
@@ -17,30 +23,64 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import partial
 
 import trio
 
 from cdpdriver import CDPError, NavigationTimeout, Page
+from cdpdriver.protocol import page as page_domain
 
 from .axe import evaluate, isolated_world
 
 log = logging.getLogger(__name__)
 
-DOM_QUIET = 0.3
+#: How long network and DOM must both stay unchanged once no known work is pending.
+QUIET = 0.05
 SETTLE_CAP = 3.0
 HTML_TYPES = ("text/html", "application/xhtml+xml")
+#: Timers longer than this are not waited for (analytics pings, session warnings, ...).
+SHORT_TIMER_MS = 1000
 
-_DOM_QUIET_JS = """new Promise(resolve => {
-  const quiet = %d, cap = %d;
-  let timer = 0, capTimer = 0;
-  const observer = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(done, quiet); });
-  function done(settled) {
-    observer.disconnect(); clearTimeout(timer); clearTimeout(capTimer); resolve(settled !== false);
+# Installs itself once per document, then waits: true once idle, false at the cap.
+_TRACKER_JS = """(() => {
+  const key = Symbol.for('a11y.readiness');
+  if (!globalThis[key]) {
+    const realSetTimeout = setTimeout, now = () => performance.now();
+    const timers = new Set();
+    let lastChange = now(), running = null;
+    const touch = () => { lastChange = now(); };
+    globalThis.setTimeout = new Proxy(realSetTimeout, {apply(target, self, args) {
+      const [fn, delay] = args;
+      if (typeof fn !== 'function' || fn === running || !((Number(delay) || 0) <= SHORT_MS))
+        return Reflect.apply(target, self, args);
+      let id;
+      args[0] = function (...rest) {
+        timers.delete(id);
+        const outer = running; running = fn;
+        try { return fn.apply(this, rest); } finally { running = outer; touch(); }
+      };
+      id = Reflect.apply(target, self, args);
+      timers.add(id);
+      return id;
+    }});
+    globalThis.clearTimeout = new Proxy(clearTimeout, {apply(target, self, args) {
+      timers.delete(args[0]);
+      return Reflect.apply(target, self, args);
+    }});
+    new MutationObserver(touch).observe(document,
+      {subtree: true, childList: true, attributes: true, characterData: true});
+    Object.defineProperty(globalThis, key, {value: (quiet, cap) => new Promise(resolve => {
+      const end = now() + cap;
+      const check = () => {
+        const idle = now() - lastChange;
+        if (!timers.size && idle >= quiet) resolve(true);
+        else if (now() >= end) resolve(false);
+        else realSetTimeout(check, timers.size ? 20 : quiet - idle);
+      };
+      check();
+    })});
   }
-  observer.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-  timer = setTimeout(done, quiet);
-  capTimer = setTimeout(() => done(false), cap);
-})"""
+})()""".replace("SHORT_MS", str(SHORT_TIMER_MS))
 
 _DOCUMENT_INFO_JS = """(() => {
   const nav = performance.getEntriesByType('navigation')[0];
@@ -118,24 +158,40 @@ class DocumentWatch:
         )
 
 
-async def settle(page: Page, cap: float = SETTLE_CAP, dom_quiet: float = DOM_QUIET) -> None:
-    """Wait for network idle, then a quiet DOM; returns after ``cap`` seconds regardless."""
+async def install_tracker(page: Page) -> None:
+    """Track the page's pending work from the next document's first script on; call it
+    before navigating (``settle`` installs it late otherwise, missing earlier timers)."""
+    await page.session.execute(page_domain.add_script_to_evaluate_on_new_document(source=_TRACKER_JS))
+    await page.track_network()
+
+
+async def settle(page: Page, cap: float = SETTLE_CAP, quiet: float = QUIET) -> bool:
+    """Wait until the page has no pending work and stayed quiet for ``quiet`` seconds.
+
+    Returns False when ``cap`` seconds passed first (the audit goes ahead regardless)."""
+    await page.track_network()
     deadline = trio.current_time() + cap
+    while (remaining := deadline - trio.current_time()) > 0:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(partial(page.wait_for_network_quiet, quiet, timeout=remaining))
+            idle = await _page_idle(page, quiet, deadline)
+        if idle and page.network_quiet_for() >= quiet:
+            return True
+    log.debug("page still busy after %.1f s; auditing anyway", cap)
+    return False
+
+
+async def _page_idle(page: Page, quiet: float, deadline: float) -> bool:
+    """The tracker's verdict; a page that navigated meanwhile is waited for to load again."""
+    remaining = max(deadline - trio.current_time(), 0.0)
+    expression = f"{_TRACKER_JS}, globalThis[Symbol.for('a11y.readiness')]({quiet * 1000:.0f}, {remaining * 1000:.0f})"
     try:
-        await page.wait_for_load_state("networkidle", timeout=cap)
-    except NavigationTimeout:
-        log.debug("network still busy after %.1f s; auditing anyway", cap)
-    remaining = max(deadline - trio.current_time(), dom_quiet + 0.05)
-    try:
-        world = await isolated_world(page.session, page.main_frame_id, "a11y-ready")
-        settled = await evaluate(
-            page.session,
-            _DOM_QUIET_JS % (int(dom_quiet * 1000), int(remaining * 1000)),
-            world,
-            await_promise=True,
-            timeout=remaining + 2,
-        )
-        if not settled:
-            log.debug("DOM still changing after %.1f s; auditing anyway", cap)
-    except CDPError as exc:  # e.g. the page navigated itself meanwhile
-        log.debug("DOM quiet wait failed: %s", exc)
+        return bool(await page.evaluate(expression, timeout=remaining + 2))
+    except CDPError as exc:  # e.g. the document was replaced while we waited
+        log.debug("readiness check failed, waiting for the next document: %s", exc)
+        try:
+            await page.wait_for_load_state("load", timeout=max(deadline - trio.current_time(), 0.01))
+        except NavigationTimeout:
+            pass
+        await trio.sleep(0.05)  # never spin on a page that refuses every evaluation
+        return False

@@ -65,6 +65,11 @@ class Browser:
         return self.connection.is_open
 
     @property
+    def is_headless(self) -> bool:
+        """True for a headless browser, whose extra tabs no one sees (judged by its user agent)."""
+        return self.version is not None and "Headless" in self.version.user_agent
+
+    @property
     def pid(self) -> int | None:
         return self.process.pid if self.process else None
 

@@ -274,6 +274,25 @@ class Page:
                 self._last_network_activity = trio.current_time()
                 self._notify()
 
+    def network_quiet_for(self) -> float:
+        """Seconds since the last network activity, 0 while a request is in flight.
+
+        Meaningful only after :meth:`track_network`."""
+        if self._inflight:
+            return 0.0
+        return trio.current_time() - self._last_network_activity
+
+    async def wait_for_network_quiet(self, quiet: float, *, timeout: float) -> bool:
+        """Wait until no request was in flight for ``quiet`` seconds; False on timeout.
+
+        Unlike ``networkidle`` it neither waits for ``load`` nor uses the fixed half second,
+        so a caller that tracks other signals can pick a shorter window."""
+        await self._track_network()
+        with trio.move_on_after(timeout):
+            await self._wait_network_idle(quiet)
+            return True
+        return False
+
     async def _wait_network_idle(self, quiet: float = NETWORK_QUIET_SECONDS) -> None:
         """No request in flight for ``quiet`` seconds (Chromium's own signal is unreliable)."""
         while True:

@@ -89,9 +89,9 @@ async def resolve_selector(page: Page, selector: str) -> dict[str, Any] | None:
 
 async def open_page(page: Page, url: str) -> Page:
     """Load ``url`` in ``page`` and let late content render, as the engine does."""
-    from audit.readiness import settle
+    from audit.readiness import install_tracker, settle
 
-    await page.track_network()
+    await install_tracker(page)
     await page.navigate(url, wait_until="load")
     await settle(page)
     return page

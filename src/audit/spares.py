@@ -1,0 +1,180 @@
+"""Blank pages made ready before an audit asks for one.
+
+Opening a tab in a fresh browser context starts a renderer process, and loading axe into a
+new process compiles half a megabyte of JavaScript: together more than auditing a small page.
+So between audits the next page is prepared in the background: its own context, a blank tab,
+and axe loaded and run once over a small sample document in a throw-away isolated world, so
+the renderer's caches already hold its compiled code. The first navigation of a new tab stays
+in that renderer, where the audit's own injection and run then start warm. Each spare is used once, in a context no other page
+ever saw, so isolation between audits is what a cold page would give.
+
+Spares exist only for headless browsers (in a headed one each would be a visible window), and
+their refill and clean-up tasks run in the browser's own nursery, so none outlives the browser.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import weakref
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+import trio
+
+from cdpdriver import Browser, Page
+
+from .axe import STEP_TIMEOUT, evaluate, finisher_pool, inject, isolated_world
+
+log = logging.getLogger(__name__)
+
+#: How long a caller waits for a spare being prepared before making a page of its own.
+FILL_WAIT = 5.0
+#: How long the browser must be idle before spares are made.
+IDLE_DELAY = 0.1
+
+
+# A small document with the kinds of content most rules look at (no URLs: nothing is fetched).
+_WARM_DOCUMENT = (
+    "<head><title>warm</title></head><body><header><nav><a href='#m'>skip</a></nav></header>"
+    "<main id=m><h1>Title</h1><h3>Skipped level</h3><p style='color:#aaa'>Text <a>link</a></p>"
+    "<ul><li>one</li></ul><dl><dt>t</dt><dd>d</dd></dl><img><img alt=''><svg role=img></svg>"
+    "<form><label for=a>A</label><input id=a><input type=checkbox><select><option>o</option>"
+    "</select><textarea></textarea><button></button></form><table><caption>c</caption>"
+    "<tr><th scope=col>h</th></tr><tr><td>d</td></tr></table><div role=button tabindex=0></div>"
+    "<div aria-hidden=true><a href='#m'>hidden</a></div><video></video><iframe></iframe>"
+    "</main><footer lang=xx>f</footer></body>"
+)
+_WARM_RUN_JS = (
+    f"document.documentElement.innerHTML = {json.dumps(_WARM_DOCUMENT)};"
+    " axe.run(document).then(r => r.violations.length)"
+)
+
+
+@dataclass
+class _Spare:
+    page: Page
+    context_id: str
+
+
+class SparePages:
+    """Up to ``target`` ready pages for one browser; see the module docstring.
+
+    Spares are prepared only once no audit has run on the browser for ``IDLE_DELAY``, so they
+    use idle time and rarely take CPU from an audit; a caller that finds none ready waits for the one
+    being prepared, if any, and otherwise makes its page cold.
+    Used pages are closed in the browser's nursery, off the caller's critical path.
+    """
+
+    def __init__(self, browser: Browser, target: int = 1) -> None:
+        self.browser = browser
+        self.target = target if browser.is_headless else 0
+        self._ready: list[_Spare] = []
+        self._scheduled = 0
+        self._filling = 0
+        self._active = 0
+        self._filled = trio.Event()
+
+    @asynccontextmanager
+    async def page(self) -> AsyncIterator[Page]:
+        """A page in a fresh context of its own; page and context are disposed after the block."""
+        self._active += 1
+        try:
+            spare = await self._take()
+        except BaseException:
+            self._active -= 1
+            raise
+        try:
+            yield spare.page
+        finally:
+            self._active -= 1
+            self._release(spare)
+            if not self._active:
+                self._refill()
+
+    async def _take(self) -> _Spare:
+        # A spare half made costs less to finish than a cold page made beside it.
+        with trio.move_on_after(FILL_WAIT):
+            while not self._ready and self._filling:
+                await self._filled.wait()
+        while self._ready:
+            spare = self._ready.pop()
+            if not spare.page.is_closed:
+                return spare
+            self._release(spare)
+        return await self._make(warm=False)
+
+    def _release(self, spare: _Spare) -> None:
+        """Close a used page and dispose its context: in the background while the browser runs
+        (the close is shielded there), else at once (nothing is left to close)."""
+        if self.browser.is_connected:
+            self.browser.start_task(self._close, spare.page, spare.context_id)
+
+    def _refill(self) -> None:
+        """Schedule spares up to the target, in the browser's nursery."""
+        while len(self._ready) + self._scheduled < self.target and self.browser.is_connected:
+            self._scheduled += 1
+            self.browser.start_task(self._fill_one)
+
+    async def _fill_one(self) -> None:
+        """Make one spare once the browser has been idle for ``IDLE_DELAY``; give up if an audit
+        started meanwhile (back-to-back audits gain nothing from a spare they compete with)."""
+        try:
+            await trio.sleep(IDLE_DELAY)
+            if self._active:
+                return
+            self._filling += 1
+            try:
+                self._ready.append(await self._make(warm=True))
+            finally:
+                self._filling -= 1
+                self._filled.set()
+                self._filled = trio.Event()
+        except Exception as exc:  # noqa: BLE001 - a spare is an optimisation; a cold page will do
+            log.debug("could not prepare a spare page: %s", exc)
+        finally:
+            self._scheduled -= 1
+
+    async def _make(self, *, warm: bool) -> _Spare:
+        """A new context and blank tab; with ``warm``, axe compiled once in its renderer."""
+        page: Page | None = None
+        # Shielded so that whatever the browser created is recorded for disposal.
+        with trio.CancelScope(shield=True), trio.fail_after(STEP_TIMEOUT):
+            context_id = await self.browser.create_context()
+        try:
+            with trio.CancelScope(shield=True), trio.fail_after(STEP_TIMEOUT):
+                page = await self.browser.new_page(context_id=context_id)
+            if warm:
+                with trio.fail_after(STEP_TIMEOUT):
+                    world = await isolated_world(page.session, page.main_frame_id, "a11y-warm")
+                    await inject(page.session, world)
+                    await evaluate(page.session, _WARM_RUN_JS, world, await_promise=True)
+        except BaseException:
+            await self._close(page, context_id)
+            raise
+        return _Spare(page, context_id)
+
+    async def _close(self, page: Page | None, context_id: str) -> None:
+        with trio.CancelScope(shield=True):
+            if page is not None:
+                await page.close()
+            await self.browser.dispose_context(context_id)
+
+
+_SPARES: weakref.WeakKeyDictionary[Browser, SparePages] = weakref.WeakKeyDictionary()
+
+
+def spare_pages(browser: Browser) -> SparePages:
+    """The spares of ``browser`` (made on first use, gone with the browser object)."""
+    spares = _SPARES.get(browser)
+    if spares is None:
+        spares = _SPARES[browser] = SparePages(browser)
+    return spares
+
+
+def warm_up(browser: Browser) -> None:
+    """Start preparing a spare page and a finisher now (e.g. right after a service launched
+    its browser), so that the first audit is as fast as the later ones."""
+    spare_pages(browser)._refill()
+    browser.start_task(finisher_pool(browser).prewarm)

@@ -1,0 +1,135 @@
+"""Readiness by pending work, and the pages the engine keeps warm between audits: spare tabs
+and finishers are reused or replaced, never leaked, and never change what an audit finds."""
+
+from __future__ import annotations
+
+import trio
+
+from audit.axe import finisher_pool
+from audit.engine import EngineLimits, run_audit
+from audit.readiness import install_tracker, settle
+from audit.spares import spare_pages, warm_up
+from tests.audit.support import make_request
+from tests.support.site import Response
+
+FAST = EngineLimits(navigation_timeout=15, audit_timeout=60)
+LATE_IMAGE = "<img id=late src=pixel.png>"
+
+
+async def _contexts(browser) -> set[str]:
+    reply = await browser.session.send("Target.getBrowserContexts", timeout=10)
+    return set(reply.get("browserContextIds", []))
+
+
+async def _idle(browser, spares_expected: int) -> None:
+    """Wait until the background clean-up and refill settled (bounded)."""
+    spares = spare_pages(browser)
+    with trio.fail_after(20):
+        while spares._scheduled or len(spares._ready) < spares_expected:
+            await trio.sleep(0.05)
+        await trio.sleep(0.3)  # closes run in the browser's nursery
+
+
+async def test_content_after_a_timer_and_a_fetch_is_audited(browser, site):
+    # load -> 300 ms timer -> fetch (answered after 300 ms) -> render: no fixed quiet window
+    # of the old kind would span all of it, the pending-work tracker follows the chain.
+    site.route("/warm/data.json", Response('{"alt": ""}', content_type="application/json", delay=0.3))
+    url = site.route(
+        "/warm/chain.html",
+        "<!doctype html><html lang=en><title>chain</title><main><h1>Chain</h1></main><script>"
+        "addEventListener('load', () => setTimeout(() => fetch('data.json').then(r => r.json())"
+        f".then(() => document.querySelector('main').insertAdjacentHTML('beforeend', '{LATE_IMAGE}')),"
+        " 300));</script>",
+    )
+    result = await run_audit(browser, make_request(url), FAST)
+    assert [(f.rule_id, f.selector) for f in result.findings] == [("image-alt", "#late")]
+
+
+async def test_a_self_rearming_poller_does_not_hold_the_audit(browser, page, site):
+    url = site.route(
+        "/warm/poller.html",
+        "<!doctype html><html lang=en><title>poller</title><p id=n>0</p><script>"
+        "let n = 0; function poll() { n++; setTimeout(poll, 100); } poll();</script>",
+    )
+    await install_tracker(page)
+    await page.navigate(url, wait_until="load")
+    assert await settle(page, cap=5.0) is True  # idle: the poller is not counted as work
+    assert await page.evaluate("n") > 0  # and it really was polling
+
+
+async def test_a_page_that_keeps_mutating_is_audited_at_the_cap(browser, page, site):
+    url = site.route(
+        "/warm/busy.html",
+        "<!doctype html><html lang=en><title>busy</title><p id=t></p><script>"
+        "setInterval(() => { document.getElementById('t').textContent = Date.now(); }, 20);</script>",
+    )
+    await install_tracker(page)
+    await page.navigate(url, wait_until="load")
+    assert await settle(page, cap=0.5) is False
+
+
+async def test_settle_without_a_tracker_installs_one(browser, page, site):
+    url = site.route("/warm/plain.html", "<!doctype html><html lang=en><title>plain</title><p>x</p>")
+    await page.navigate(url, wait_until="load")
+    assert await settle(page, cap=5.0) is True
+    assert await page.evaluate("typeof globalThis[Symbol.for('a11y.readiness')]") == "function"
+
+
+async def test_repeated_audits_reuse_the_finisher_and_leak_no_context(browser, site):
+    url = site.route("/warm/img.html", "<!doctype html><html lang=en><title>img</title><img src=pixel.png>")
+    before = await _contexts(browser)
+    first = await run_audit(browser, make_request(url), FAST)
+    pool = finisher_pool(browser)
+    finisher = pool._idle[0]
+    for _ in range(3):
+        again = await run_audit(browser, make_request(url), FAST)
+        assert [f.rule_id for f in again.findings] == [f.rule_id for f in first.findings] == ["image-alt"]
+    assert pool._idle == [finisher]  # the same warm page merged every audit
+    await _idle(browser, spares_expected=1)
+    extra = await _contexts(browser) - before
+    # What stays: the finishers' context and the one spare waiting for the next audit.
+    assert len(extra) == 2
+    assert pool._context_id in extra
+    assert {s.context_id for s in spare_pages(browser)._ready} == extra - {pool._context_id}
+
+
+async def test_a_failed_audit_releases_its_page(browser, site):
+    url = site.route("/warm/missing.html", Response("gone", status=404))
+    before = await _contexts(browser)
+    try:
+        await run_audit(browser, make_request(url), FAST)
+    except Exception as exc:  # noqa: BLE001 - the code is asserted below
+        assert getattr(exc, "code", None) == "http_error"
+    else:
+        raise AssertionError("a 404 start page must fail the audit")
+    await _idle(browser, spares_expected=1)
+    extra = await _contexts(browser) - before
+    kept = {s.context_id for s in spare_pages(browser)._ready} | {finisher_pool(browser)._context_id}
+    assert extra <= kept  # the audited page's own context is gone
+    assert len(extra) == 2
+
+
+async def test_a_dead_finisher_or_spare_is_replaced(browser, site):
+    url = site.route("/warm/btn.html", "<!doctype html><html lang=en><title>b</title><button></button>")
+    warm_up(browser)
+    await run_audit(browser, make_request(url), FAST)
+    await _idle(browser, spares_expected=1)
+    await finisher_pool(browser)._idle[0].page.close()  # e.g. its renderer crashed
+    await spare_pages(browser)._ready[0].page.close()
+    result = await run_audit(browser, make_request(url), FAST)
+    assert [f.rule_id for f in result.findings] == ["button-name"]
+
+
+async def test_concurrent_audits_share_at_most_the_pool_size_of_finishers(browser, site):
+    url = site.route("/warm/c.html", "<!doctype html><html lang=en><title>c</title><img src=pixel.png>")
+    results = []
+
+    async def one() -> None:
+        results.append(await run_audit(browser, make_request(url), FAST))
+
+    async with trio.open_nursery() as nursery:
+        for _ in range(4):
+            nursery.start_soon(one)
+    assert [len(r.findings) for r in results] == [1, 1, 1, 1]
+    pool = finisher_pool(browser)
+    assert 1 <= len(pool._idle) <= pool.size
