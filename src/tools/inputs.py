@@ -11,7 +11,7 @@ from typing import Any
 
 from cdpdriver import Session
 
-from .keys import KeyDef, char_def, modifier_mask, parse_combo
+from .keys import MODIFIER_BITS, KeyDef, char_def, modifier_mask, parse_combo, shifted
 
 BUTTON_BITS = {"left": 1, "right": 2, "middle": 4, "back": 8, "forward": 16}
 
@@ -98,6 +98,8 @@ async def press(session: Session, combo: str) -> None:
     for mod in modifiers:
         held |= modifier_mask([mod])
         await key_event(session, "keyDown", mod, held)
+    if held & MODIFIER_BITS["Shift"]:
+        key = shifted(key)  # Shift+a types "A", as on a real keyboard
     await key_event(session, "keyDown", key, held)
     await key_event(session, "keyUp", key, held)
     for mod in reversed(modifiers):

@@ -33,6 +33,22 @@ async def test_network_emulation_slows_a_200kb_fetch(mcp, site):
     assert again["ms"] < slow["ms"] - 800, (again, slow)
 
 
+async def test_offline_mode_and_throttling_do_not_undo_each_other(mcp, site):
+    site.route("/cdp/big", Response(BODY, content_type="application/octet-stream"))
+    await mcp.ok("page_navigate", {"url": site.route("/cdp/both", "<p>both</p>")})
+    await mcp.ok("cdp_emulate_network", {"latency": 50, "download": 100_000, "upload": 100_000})
+    await mcp.ok("network_set_offline", {"offline": True})
+    assert await mcp.js("fetch('/cdp/both').then(() => 'online', () => 'offline')") == "offline"
+    await mcp.ok("network_set_offline", {"offline": False})
+    slow = await mcp.js(FETCH)  # back online, still throttled: 200 KB at 100 KB/s
+    assert slow["bytes"] == len(BODY) and slow["ms"] > 1800, slow
+    await mcp.ok("network_set_offline", {"offline": True})
+    await mcp.ok("cdp_clear_network_emulation")  # clearing the throttle keeps offline mode
+    assert await mcp.js("fetch('/cdp/both').then(() => 'online', () => 'offline')") == "offline"
+    await mcp.ok("network_set_offline", {"offline": False})
+    assert (await mcp.js(FETCH))["ms"] < 1500
+
+
 async def test_network_presets_and_out_of_order(mcp, site):
     assert (await mcp.fail("cdp_clear_network_emulation"))["code"] == "not_started"
     await mcp.ok("page_navigate", {"url": site.route("/cdp/preset", "<p>preset</p>")})

@@ -256,8 +256,10 @@ async def test_press_keys_and_combos(mcp, site):
     await mcp.ok("element_press", {"selector": "#q", "key": "Backspace"})
     assert await mcp.js("document.getElementById('q').value") == ""
     await mcp.ok("element_type", {"selector": "#q", "text": "mcp"})
+    await mcp.ok("element_press", {"selector": "#q", "key": "Shift+a"})  # Shift types capitals
+    await mcp.ok("element_press", {"selector": "#q", "key": "Shift+1"})
     await mcp.ok("element_press", {"role": "textbox", "key": "Enter"})
-    assert await mcp.js("window.submitted") == "mcp"
+    assert await mcp.js("window.submitted") == "mcpA!"
     data = await mcp.ok("element_press", {"selector": "#plain", "key": "PageDown"})
     assert "cannot take focus" in data["message"]
 

@@ -27,11 +27,14 @@ from ..models import MessageOutput, NetworkRequest, NoInput, RouteInfo, ToolInpu
 from ..registry import tool
 from ..session import ToolSession, log
 from ..tab import RequestRecord, Tab
+from .cdp_emulation import CONDITIONS_KEY
+from .cdp_emulation import (
+    NETWORK_OFFLINE_KEY as OFFLINE_KEY,  # tab.extras: session id -> offline applied
+)
 
 STATE_KEY = "network"
 FETCH_KEY = "network.fetch"       # tab.extras: session id -> (Session, Subscription) being answered
 CHILD_HOOK_KEY = "network.child_hook"
-OFFLINE_KEY = "network.offline"    # tab.extras: session id -> offline flag applied
 ANSWER_TIMEOUT = 10.0             # a paused request is answered within this, whatever happens
 COMMAND_TIMEOUT = 10.0
 CHILD_TYPES = ("iframe", "worker")
@@ -168,9 +171,15 @@ async def _emulate_offline(tab: Tab, target: Session, offline: bool) -> None:
     key = target.session_id or ""
     if applied.get(key, False) == offline:
         return
-    await target.send("Network.emulateNetworkConditions", {
-        "offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1,
-    }, timeout=COMMAND_TIMEOUT)
+    # The tab's own throttling (cdp_emulate_network) shares this command: keep it in force.
+    throttle = tab.extras.get(CONDITIONS_KEY) if target is tab.session else None
+    params = {"offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+    if throttle:
+        params.update({k: throttle[k] for k in ("latency", "downloadThroughput", "uploadThroughput")})
+        params["offline"] = offline or bool(throttle.get("offline"))
+        if throttle.get("connectionType"):
+            params["connectionType"] = throttle["connectionType"]
+    await target.send("Network.emulateNetworkConditions", params, timeout=COMMAND_TIMEOUT)
     applied[key] = offline
 
 
