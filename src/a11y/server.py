@@ -424,7 +424,7 @@ def classify_failure(exc: BaseException) -> tuple[str, str, list[dict[str, Any]]
         return "browser_crashed", f"The browser stopped during the audit: {exc}", []
     if isinstance(exc, NavigationFailed):
         return "navigation_failed", f"The page could not be loaded: {exc.error_text}.", [
-            {"url": exc.url, "error": exc.error_text}
+            {"url": exc.url, "netError": exc.error_text}
         ]
     if isinstance(exc, NavigationTimeout | CommandTimeout):
         return "timeout", f"The audit timed out: {exc}.", []

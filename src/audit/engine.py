@@ -352,7 +352,7 @@ async def run_audit(
     llm_summary = await review_audit(request, audits, deadline)  # never raises
     result = assemble(request, audits, int((time.monotonic() - started) * 1000))
     result.llm = llm_summary
-    log.info(
+    log.debug(  # the service and the CLI write the one line per audit
         "audit %s: %d page(s), %d finding(s), score %.1f, %d ms",
         request.url, len(result.pages), len(result.findings), result.score, result.duration_ms,
     )

@@ -266,3 +266,11 @@ async def test_concurrency_bounds_pages_across_crawls(chromium, site):
             nursery.start_soon(crawl, "b")
     assert sorted(b["stats"]["totalPages"] for b in bodies) == [4, 4]
     assert state["most"] <= 2, state
+
+
+def test_a_driver_navigation_error_names_the_net_error_like_the_engine():
+    from a11y.server import classify_failure
+    from cdpdriver import NavigationFailed
+
+    code, _, details = classify_failure(NavigationFailed("http://x.test/", "net::ERR_NAME_NOT_RESOLVED"))
+    assert (code, details) == ("navigation_failed", [{"url": "http://x.test/", "netError": "net::ERR_NAME_NOT_RESOLVED"}])
