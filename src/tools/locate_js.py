@@ -147,7 +147,9 @@ async (loc, want, timeoutMs, opts) => {
   };
   const deadline = performance.now() + timeoutMs;
   let lastRect = null;
-  const animating = () => document.getAnimations().some((a) => a.playState === 'running');
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.width, r.height].join(','); };
+  // A hidden tab runs no animation frames: fall back to a short timer there.
+  const nextFrame = () => new Promise((resolve) => { requestAnimationFrame(() => resolve()); setTimeout(resolve, 50); });
   let reason = '';
   while (true) {
     let list = [];
@@ -161,13 +163,13 @@ async (loc, want, timeoutMs, opts) => {
     else if (want === 'visible') { return el; }
     else {
       if (opts.scroll) el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
-      const r = el.getBoundingClientRect();
-      const rect = [r.left, r.top, r.width, r.height].join(',');
+      // Stable means the same box one animation frame apart (CSS animations and script-driven
+      // movers alike); later polls compare with the previous poll's box.
+      let rect = box(el);
+      if (lastRect === null) { lastRect = rect; await nextFrame(); rect = box(el); }
       if (opts.enabled && !enabled(el)) reason = describe(el) + ' is disabled';
       else if (opts.editable && !editable(el)) reason = describe(el) + ' is not editable';
-      // Stable means the box did not move between two polls; with no animation running in
-      // the document nothing can move it by itself, so the first look is enough.
-      else if (rect !== lastRect && (lastRect !== null || animating())) { reason = describe(el) + ' is still moving'; lastRect = rect; }
+      else if (rect !== lastRect) { reason = describe(el) + ' is still moving'; lastRect = rect; }
       else if (opts.hitTarget) {
         const hit = hitTarget(el);
         if (hit.ok) return el;

@@ -133,6 +133,19 @@ async def test_click_waits_for_a_moving_element_and_follows_navigation(mcp, site
     assert await mcp.js("document.title") == "Second"
 
 
+async def test_a_script_driven_mover_is_not_clicked_until_it_stops(mcp, site):
+    # No CSS animation: a script moves the button every frame, then stops after a second.
+    await load(mcp, site, "js-mover", """
+        <button id=b style="position:absolute;left:0;top:40px" onclick="window.hits=(window.hits||0)+1">go</button>
+        <script>let frames = 0; const t0 = performance.now(); (function step() {
+          if (performance.now() - t0 < 1000) { b.style.left = (++frames % 2 ? 200 : 0) + 'px'; requestAnimationFrame(step); }
+        })();</script>""")
+    err = await mcp.fail("element_click", {"selector": "#b", "timeout_ms": 100})
+    assert err["code"] == "timeout" and "still moving" in err["message"]
+    await mcp.ok("element_click", {"selector": "#b", "timeout_ms": 3000})
+    assert await mcp.js("window.hits") == 1
+
+
 async def test_missing_element_is_element_not_found_naming_selector_and_frame(mcp, site):
     await load(mcp, site, "missing", "<p>nothing to click</p>")
     err = await mcp.fail("element_click", {"selector": "#nope", "timeout_ms": 200})
