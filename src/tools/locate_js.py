@@ -148,8 +148,12 @@ async (loc, want, timeoutMs, opts) => {
   const deadline = performance.now() + timeoutMs;
   let lastRect = null;
   const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.width, r.height].join(','); };
-  // A hidden tab runs no animation frames: fall back to a short timer there.
-  const nextFrame = () => new Promise((resolve) => { requestAnimationFrame(() => resolve()); setTimeout(resolve, 50); });
+  // A hidden tab runs no animation frames: a short timer stands in there. A visible one may be
+  // slow to paint under load, and a timer firing first would call a mover stable: wait longer.
+  const nextFrame = () => new Promise((resolve) => {
+    requestAnimationFrame(() => resolve());
+    setTimeout(resolve, document.visibilityState === 'hidden' ? 50 : 1000);
+  });
   let reason = '';
   while (true) {
     let list = [];

@@ -134,15 +134,17 @@ async def test_click_waits_for_a_moving_element_and_follows_navigation(mcp, site
 
 
 async def test_a_script_driven_mover_is_not_clicked_until_it_stops(mcp, site):
-    # No CSS animation: a script moves the button every frame, then stops after a second.
+    # No CSS animation: a script moves the button every frame until told to stop.
     await load(mcp, site, "js-mover", """
         <button id=b style="position:absolute;left:0;top:40px" onclick="window.hits=(window.hits||0)+1">go</button>
-        <script>let frames = 0; const t0 = performance.now(); (function step() {
-          if (performance.now() - t0 < 1000) { b.style.left = (++frames % 2 ? 200 : 0) + 'px'; requestAnimationFrame(step); }
+        <script>let frames = 0, stopAt = Infinity; (function step() {
+          if (performance.now() < stopAt) { b.style.left = (++frames % 2 ? 200 : 0) + 'px'; requestAnimationFrame(step); }
         })();</script>""")
     err = await mcp.fail("element_click", {"selector": "#b", "timeout_ms": 100})
     assert err["code"] == "timeout" and "still moving" in err["message"]
-    await mcp.ok("element_click", {"selector": "#b", "timeout_ms": 3000})
+    assert await mcp.js("window.hits") is None
+    await mcp.js("stopAt = performance.now() + 300; 0")
+    await mcp.ok("element_click", {"selector": "#b", "timeout_ms": 5000})
     assert await mcp.js("window.hits") == 1
 
 
