@@ -3,8 +3,9 @@
 #   - Chromium (unless $CHROME_PATH or /usr/lib/chromium/chromium is executable)
 #   - ffmpeg (the video tools need it)
 #   - .venv with the package installed editable plus its test extras
-#   - the pinned axe-core bundle in vendor/axe/ (npm is installed only if the
-#     bundle has to be fetched and npm is absent)
+#   - the pinned axe-core bundle in vendor/axe/ and the official SARIF 2.1.0
+#     JSON schema in vendor/sarif/ (npm is installed only if one of them has
+#     to be fetched and npm is absent)
 # Safe to re-run: a run with nothing to do prints nothing and takes about a
 # second. Set A11Y_PYTHON to choose the interpreter the venv is made from.
 set -euo pipefail
@@ -111,8 +112,13 @@ if [ "$want_stamp" != "$have_stamp" ]; then
     printf '%s\n' "$want_stamp" >"$STAMP"
 fi
 
-# ---------------------------------------------------------------- axe-core
-if ! "$VPY" scripts/fetch_axe.py --check >/dev/null 2>&1; then
-    command -v npm >/dev/null 2>&1 || apt_install npm
-    "$VPY" scripts/fetch_axe.py || die "could not install the pinned axe-core bundle"
-fi
+# ------------------------------------------------- pinned npm package files
+# axe-core (the audit engine injects it) and the official SARIF 2.1.0 schema
+# (the tests validate our SARIF output against it).
+for lock in vendor/axe/axe.lock.json vendor/sarif/sarif.lock.json; do
+    if ! "$VPY" scripts/fetch_npm.py --lock "$lock" --check >/dev/null 2>&1; then
+        command -v npm >/dev/null 2>&1 || apt_install npm
+        "$VPY" scripts/fetch_npm.py --lock "$lock" \
+            || die "could not install the files pinned in $lock"
+    fi
+done

@@ -1,3 +1,4 @@
+import copy
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -19,6 +20,7 @@ from audit.reports import FORMATS, render
 from audit.reports.html import PALETTE
 from audit.reports.sarif import sarif_log
 from audit.scoring import conformant, overall_score, page_score, stats
+from tests.support.sarif import validate_sarif
 
 from .axe_data import IMAGE_ALT_TAGS, node, results, rule, sample_page
 
@@ -142,140 +144,11 @@ def test_text_report(result):
 
 # -- SARIF -------------------------------------------------------------------
 
-# The SARIF 2.1.0 properties a consumer relies on, as a JSON schema of our own (the official
-# schema cannot be fetched here). Mirrors required fields and enums of the OASIS schema.
-MINIMAL_SARIF_SCHEMA = {
-    "type": "object",
-    "required": ["version", "runs"],
-    "properties": {
-        "$schema": {"type": "string", "format": "uri"},
-        "version": {"const": "2.1.0"},
-        "runs": {
-            "type": "array",
-            "minItems": 1,
-            "items": {
-                "type": "object",
-                "required": ["tool"],
-                "properties": {
-                    "tool": {
-                        "type": "object",
-                        "required": ["driver"],
-                        "properties": {
-                            "driver": {
-                                "type": "object",
-                                "required": ["name"],
-                                "properties": {
-                                    "name": {"type": "string", "minLength": 1},
-                                    "version": {"type": "string"},
-                                    "rules": {
-                                        "type": "array",
-                                        "items": {
-                                            "type": "object",
-                                            "required": ["id"],
-                                            "properties": {
-                                                "id": {"type": "string"},
-                                                "helpUri": {"type": "string", "format": "uri"},
-                                                "shortDescription": {"$ref": "#/$defs/message"},
-                                                "fullDescription": {"$ref": "#/$defs/message"},
-                                                "properties": {
-                                                    "type": "object",
-                                                    "properties": {
-                                                        "tags": {
-                                                            "type": "array",
-                                                            "items": {"type": "string"},
-                                                            "uniqueItems": True,
-                                                        }
-                                                    },
-                                                },
-                                            },
-                                        },
-                                    },
-                                },
-                            }
-                        },
-                    },
-                    "invocations": {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "required": ["executionSuccessful"],
-                            "properties": {"executionSuccessful": {"type": "boolean"}},
-                        },
-                    },
-                    "results": {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "required": ["message"],
-                            "properties": {
-                                "ruleId": {"type": "string"},
-                                "ruleIndex": {"type": "integer", "minimum": -1},
-                                "kind": {
-                                    "enum": [
-                                        "notApplicable",
-                                        "pass",
-                                        "fail",
-                                        "review",
-                                        "open",
-                                        "informational",
-                                    ]
-                                },
-                                "level": {"enum": ["none", "note", "warning", "error"]},
-                                "message": {"$ref": "#/$defs/message"},
-                                "locations": {
-                                    "type": "array",
-                                    "items": {
-                                        "type": "object",
-                                        "properties": {
-                                            "physicalLocation": {
-                                                "type": "object",
-                                                "properties": {
-                                                    "artifactLocation": {
-                                                        "type": "object",
-                                                        "properties": {
-                                                            "uri": {
-                                                                "type": "string",
-                                                                "format": "uri-reference",
-                                                            }
-                                                        },
-                                                    }
-                                                },
-                                            },
-                                            "logicalLocations": {
-                                                "type": "array",
-                                                "items": {
-                                                    "type": "object",
-                                                    "properties": {
-                                                        "name": {"type": "string"},
-                                                        "fullyQualifiedName": {"type": "string"},
-                                                        "kind": {"type": "string"},
-                                                    },
-                                                },
-                                            },
-                                        },
-                                    },
-                                },
-                            },
-                        },
-                    },
-                },
-            },
-        },
-    },
-    "$defs": {
-        "message": {
-            "type": "object",
-            "anyOf": [{"required": ["text"]}, {"required": ["id"]}],
-            "properties": {"text": {"type": "string"}},
-        }
-    },
-}
-
 
 def test_sarif_structure(result):
     log = json.loads(render(result, "sarif"))
     assert log == sarif_log(result)
-    jsonschema.validate(log, MINIMAL_SARIF_SCHEMA)
+    validate_sarif(log)
     assert log["version"] == "2.1.0"
     assert log["$schema"].startswith("https://") and "sarif-2.1.0" in log["$schema"]
     (run,) = log["runs"]
@@ -324,6 +197,26 @@ def test_sarif_level_mapping():
         "moderate": "warning",
         "minor": "note",
     }
+
+
+@pytest.mark.parametrize(
+    "breakage",
+    [
+        pytest.param(lambda log: log.update(version="2.0.0"), id="wrong-version"),
+        pytest.param(lambda log: log["runs"][0]["results"][0].pop("message"), id="no-message"),
+        pytest.param(
+            lambda log: log["runs"][0]["results"][0].update(level="fatal"), id="bad-level"
+        ),
+        pytest.param(lambda log: log["runs"][0]["tool"].pop("driver"), id="no-driver"),
+    ],
+)
+def test_sarif_validator_rejects_a_broken_log(result, breakage):
+    log = sarif_log(result)
+    validate_sarif(log)  # the intact log passes, so the failure below is the breakage's
+    broken = copy.deepcopy(log)
+    breakage(broken)
+    with pytest.raises(jsonschema.ValidationError):
+        validate_sarif(broken)
 
 
 # -- JUnit -------------------------------------------------------------------
