@@ -45,27 +45,24 @@ async def test_content_after_a_timer_and_a_fetch_is_audited(browser, site):
     assert [(f.rule_id, f.selector) for f in result.findings] == [("image-alt", "#late")]
 
 
-async def test_a_self_rearming_poller_does_not_hold_the_audit(browser, page, site):
-    url = site.route(
-        "/warm/poller.html",
-        "<!doctype html><html lang=en><title>poller</title><p id=n>0</p><script>"
-        "let n = 0; function poll() { n++; setTimeout(poll, 100); } poll();</script>",
-    )
+async def _settle_script_page(page, site, name: str, script: str, cap: float) -> bool:
+    """Load a page running ``script`` the way the engine does and report what settle says."""
+    url = site.route(f"/warm/{name}.html",
+                     f"<!doctype html><html lang=en><title>{name}</title><p id=t>0</p><script>{script}</script>")
     await install_tracker(page)
     await page.navigate(url, wait_until="load")
-    assert await settle(page, cap=5.0) is True  # idle: the poller is not counted as work
+    return await settle(page, cap=cap)
+
+
+async def test_a_self_rearming_poller_does_not_hold_the_audit(browser, page, site):
+    poller = "let n = 0; function poll() { n++; setTimeout(poll, 100); } poll();"
+    assert await _settle_script_page(page, site, "poller", poller, 5.0) is True  # not counted as work
     assert await page.evaluate("n") > 0  # and it really was polling
 
 
 async def test_a_page_that_keeps_mutating_is_audited_at_the_cap(browser, page, site):
-    url = site.route(
-        "/warm/busy.html",
-        "<!doctype html><html lang=en><title>busy</title><p id=t></p><script>"
-        "setInterval(() => { document.getElementById('t').textContent = Date.now(); }, 20);</script>",
-    )
-    await install_tracker(page)
-    await page.navigate(url, wait_until="load")
-    assert await settle(page, cap=0.5) is False
+    ticker = "setInterval(() => { document.getElementById('t').textContent = Date.now(); }, 20);"
+    assert await _settle_script_page(page, site, "busy", ticker, 0.5) is False
 
 
 async def test_settle_without_a_tracker_installs_one(browser, page, site):
