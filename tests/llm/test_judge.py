@@ -32,10 +32,9 @@ async def test_batches_respect_size_and_image_limits(fake_llm):
     outcome = await review(evidence(*items), options(), environ=env, settings=FAST)
     assert outcome.errors == []
     per_call = [(_items_in(r), _images_in(r)) for r in fake_llm.requests]
-    # 6 screenshots at most 4 per call: [4 shots], [2 shots + 4], [4] -> 3 calls
-    assert [n for n, _ in per_call] == [4, 6, 4]
-    assert all(images <= 4 for _, images in per_call)
-    assert sum(images for _, images in per_call) == 6
+    # 6 screenshots at most 4 per call: [4 shots], [2 shots + 4], [4] -> 3 calls, sent
+    # concurrently (so in any order)
+    assert sorted(per_call) == [(4, 0), (4, 4), (6, 2)]
     assert len(outcome.reviews) == 14 and outcome.calls == 3
 
 
