@@ -12,8 +12,10 @@ that fails becomes ``null`` (its descendants are left out) and is reported as un
 
 ``axe.finishRun`` then runs in a clean ``about:blank`` page in a browser context of its own (a
 :class:`Finisher`); finishers are kept warm per browser (:class:`FinisherPool`), since loading
-axe costs more than merging a small page's results. Large strings cross CDP in chunks, so no
-single message grows with the page.
+axe costs more than merging a small page's results. A page without frames has nothing to
+merge: there ``axe.run`` finishes in the same isolated world, which gives the same results
+without serialising a partial for every node (megabytes on a large page). Large strings cross
+CDP in chunks, so no single message grows with the page.
 """
 
 from __future__ import annotations
@@ -55,15 +57,29 @@ class AxeRunError(Exception):
 
 @dataclass
 class PartialRun:
-    """The partials of every frame in depth-first order (None for a failed frame)."""
+    """The partials of every frame in depth-first order (None for a failed frame), or, for a
+    page without frames, axe's finished results straight away (``results``)."""
 
     partials: list[str | None]
     untested_frames: list[str] = field(default_factory=list)
+    results: dict[str, Any] | None = None
 
 
 def rule_impacts() -> dict[str, str]:
-    """axe's declared impact per rule id (filled by the first Finisher; empty before)."""
+    """axe's declared impact per rule id (learnt from the first world axe ran in)."""
     return dict(_RULE_IMPACTS or {})
+
+
+async def learn_rule_impacts(session: Session, world: int) -> None:
+    """Read every rule's declared impact from axe loaded in ``world``, once per process."""
+    global _RULE_IMPACTS
+    if _RULE_IMPACTS is not None:
+        return
+    impacts = await evaluate(
+        session, "Object.fromEntries(axe._audit.rules.map(r => [r.id, r.impact || null]))", world
+    )
+    if isinstance(impacts, dict):
+        _RULE_IMPACTS = {k: v for k, v in impacts.items() if isinstance(v, str)}
 
 
 # --------------------------------------------------------------------------- CDP helpers
@@ -190,39 +206,55 @@ class PartialRunner:
     async def run(self) -> PartialRun:
         """Partials of the whole frame tree; a failure in the top frame raises AxeRunError."""
         try:
-            partials = None
             if self._top is not None:
                 try:
-                    partials = await self._run_frame(self._top, "document", self.run_timeout, True)
+                    return await self._run_top(self._top)
                 except (JavaScriptError, ProtocolError) as exc:  # e.g. the page navigated itself
                     log.debug("early-injected world unusable, injecting again: %s", exc)
-            if partials is None:
-                self.untested = []
-                session = self.page.session
-                world = await isolated_world(session, self.page.main_frame_id)
-                top = _Frame(session, world, "top frame")
-                partials = await self._run_frame(top, "document", self.run_timeout)
+            self.untested = []
+            session = self.page.session
+            world = await isolated_world(session, self.page.main_frame_id)
+            await inject(session, world)
+            return await self._run_top(_Frame(session, world, "top frame"))
         except (JavaScriptError, ProtocolError) as exc:
             raise AxeRunError(f"axe-core could not run in the page: {exc}") from exc
+
+    async def _run_top(self, top: _Frame) -> PartialRun:
+        """The top frame: with no frame to merge, ``axe.run`` finishes in place, which spares
+        the partial of every node (megabytes on a large page) and the merge; otherwise the
+        partial protocol over the whole tree."""
+        await learn_rule_impacts(top.session, top.world)
+        partials = await self._run_frame(top, "document", self.run_timeout, finish_alone=True)
+        if partials is None:
+            text = await read_string(top.session, top.world, "__a11yResult", timeout=self.run_timeout)
+            return PartialRun([], self.untested, json.loads(text))
         return PartialRun(partials, self.untested)
 
     async def _run_frame(
-        self, frame: _Frame, context_js: str, timeout: float, injected: bool = False
-    ) -> list[str | None]:
-        """[this frame's partial, *each child's partials] in depth-first order."""
-        if not injected:
-            await inject(frame.session, frame.world)
+        self, frame: _Frame, context_js: str, timeout: float, *, finish_alone: bool = False
+    ) -> list[str | None] | None:
+        """[this frame's partial, *each child's partials] in depth-first order (axe loaded).
+
+        With ``finish_alone`` a frame that has no child frames runs ``axe.run`` instead, into
+        ``__a11yResult``, and None is returned."""
+        alone = (
+            f"if (!frames.length) {{ axe.configure({{branding: {json.dumps(BRANDING)}}});"
+            " globalThis.__a11yResult = axe.run(context, options).then(r => JSON.stringify(r));"
+            " return null; }"
+        ) if finish_alone else ""
         frame_contexts = await evaluate(
             frame.session,
             "(() => { const context = " + context_js + "; const options = " + self.options_json
-            + "; const frames = axe.utils.getFrameContexts(context, options);"
-            " globalThis.__a11yPartial = axe.runPartial(context, options)"
+            + "; const frames = axe.utils.getFrameContexts(context, options); " + alone
+            + " globalThis.__a11yPartial = axe.runPartial(context, options)"
             ".then(r => JSON.stringify(r)); return frames; })()",
             frame.world,
         )
-        children: list[list[str | None]] = [[None] for _ in frame_contexts or []]
+        if frame_contexts is None:
+            return None
+        children: list[list[str | None]] = [[None] for _ in frame_contexts]
         async with trio.open_nursery() as nursery:
-            for index, spec in enumerate(frame_contexts or []):
+            for index, spec in enumerate(frame_contexts):
                 nursery.start_soon(self._child, frame, spec, children, index)
             own = await read_string(frame.session, frame.world, "__a11yPartial", timeout=timeout)
         return [own, *(p for child in children for p in child)]
@@ -238,9 +270,10 @@ class PartialRunner:
             try:
                 element = await self._select(parent, selector)
                 child = await self._enter(parent, element)
+                await inject(child.session, child.world)
                 out[index] = await self._run_frame(
                     child, json.dumps(spec.get("frameContext") or {}), self.frame_timeout
-                )
+                ) or [None]
                 return
             except (CDPError, AxeRunError) as exc:
                 reason = str(exc)
@@ -414,7 +447,6 @@ class FinisherPool:
 
     async def _create(self) -> Finisher:
         """A fresh blank page in the pool's context with axe injected and configured."""
-        global _RULE_IMPACTS
         context_id = await self._context()
         # Shielded so that a target the browser created is always recorded for closing.
         with trio.CancelScope(shield=True), trio.fail_after(STEP_TIMEOUT):
@@ -423,19 +455,11 @@ class FinisherPool:
             with trio.fail_after(STEP_TIMEOUT):
                 world = await isolated_world(page.session, page.main_frame_id)
                 await inject(page.session, world)
-                want_impacts = _RULE_IMPACTS is None
-                info = await evaluate(
-                    page.session,
-                    f"axe.configure({{branding: {json.dumps(BRANDING)}}});"
-                    f" ({{impacts: {str(want_impacts).lower()}"
-                    " ? Object.fromEntries(axe._audit.rules.map(r => [r.id, r.impact || null])) : null})",
-                    world,
-                )
+                await evaluate(page.session, f"axe.configure({{branding: {json.dumps(BRANDING)}}}); 0", world)
+                await learn_rule_impacts(page.session, world)
         except BaseException:
             await page.close()
             raise
-        if want_impacts and isinstance(info.get("impacts"), dict):
-            _RULE_IMPACTS = {k: v for k, v in info["impacts"].items() if isinstance(v, str)}
         return Finisher(page, world)
 
     async def _context(self) -> str:

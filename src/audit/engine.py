@@ -174,7 +174,9 @@ async def _audit_page(
                 waiting.start_soon(runner.prepare)
                 waiting.start_soon(settle, page, limits.settle_timeout)
             run = await runner.run()
-            results = await finish_run(browser, run.partials, options, timeout=limits.audit_timeout)
+            results = run.results or await finish_run(
+                browser, run.partials, options, timeout=limits.audit_timeout
+            )
             links = await _links(page) if collect_links else []
             evidence = await collect_page_evidence(page, request, results, url)
         finally:

@@ -130,3 +130,21 @@ async def test_concurrent_audits_share_at_most_the_pool_size_of_finishers(browse
     assert [len(r.findings) for r in results] == [1, 1, 1, 1]
     pool = finisher_pool(browser)
     assert 1 <= len(pool._idle) <= pool.size
+
+
+async def test_frameless_pages_finish_in_place_with_the_same_findings_as_the_merge(browser, site):
+    """A page without frames skips runPartial/finishRun; add a clean frame and the partial
+    protocol runs instead: the page's own findings must be the same either way."""
+    body = ("<main><h1>Same</h1><img src=pixel.png><input id=q><button></button>"
+            "<p style='color:#bbb;background:#fff'>faint</p></main>")
+    alone = site.route("/warm/alone.html", f"<!doctype html><html lang=en><title>a</title>{body}")
+    framed = site.route(
+        "/warm/framed.html",
+        f"<!doctype html><html lang=en><title>f</title>{body}"
+        "<iframe title=clean srcdoc='<html lang=en><title>c</title><p>ok</p>'></iframe>",
+    )
+    results = [await run_audit(browser, make_request(url), FAST) for url in (alone, framed)]
+    found = [sorted((f.rule_id, f.selector, f.impact, tuple(f.success_criteria)) for f in r.findings)
+             for r in results]
+    assert found[0] == found[1]
+    assert {rule for rule, *_ in found[0]} >= {"image-alt", "label", "button-name", "color-contrast"}
