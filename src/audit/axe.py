@@ -252,6 +252,8 @@ class PartialRunner:
         )
         if frame_contexts is None:
             return None
+        if finish_alone:  # frames to merge: have a finisher ready by the time they are done
+            finisher_pool(self.page.browser).prewarm_in_background()
         children: list[list[str | None]] = [[None] for _ in frame_contexts]
         async with trio.open_nursery() as nursery:
             for index, spec in enumerate(frame_contexts):
@@ -416,6 +418,12 @@ class FinisherPool:
         self._context_lock = trio.Lock()
         self._context_id: str | None = None
         self._closed = False
+
+    def prewarm_in_background(self) -> None:
+        """Start :meth:`prewarm` in the browser's nursery, so that no caller's cancellation
+        can waste a half-made finisher."""
+        if not self._idle and self._warming is None and not self._closed and self.browser.is_connected:
+            self.browser.start_task(self.prewarm)
 
     async def prewarm(self) -> None:
         """Have one finisher ready before the first lease needs it (best effort)."""

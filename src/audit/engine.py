@@ -35,7 +35,6 @@ from .axe import (
     PartialRunner,
     evaluate,
     finish_run,
-    finisher_pool,
     isolated_world,
     rule_impacts,
 )
@@ -159,7 +158,6 @@ async def _audit_page(
         trio.open_nursery() as nursery,
     ):
         try:
-            nursery.start_soon(finisher_pool(browser).prewarm)
             guard = None
             if limits.block_private_networks:
                 guard = NetGuard(allow=allow)

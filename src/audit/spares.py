@@ -177,4 +177,4 @@ def warm_up(browser: Browser) -> None:
     """Start preparing a spare page and a finisher now (e.g. right after a service launched
     its browser), so that the first audit is as fast as the later ones."""
     spare_pages(browser)._refill()
-    browser.start_task(finisher_pool(browser).prewarm)
+    finisher_pool(browser).prewarm_in_background()
