@@ -275,7 +275,7 @@ class PartialRunner:
                 await inject(child.session, child.world)
                 out[index] = await self._run_frame(
                     child, json.dumps(spec.get("frameContext") or {}), self.frame_timeout
-                ) or [None]
+                ) or [None]  # (never None: only the top frame may finish alone)
                 return
             except (CDPError, AxeRunError) as exc:
                 reason = str(exc)

@@ -5,8 +5,9 @@ new process compiles half a megabyte of JavaScript: together more than auditing 
 So between audits the next page is prepared in the background: its own context, a blank tab,
 and axe loaded and run once over a small sample document in a throw-away isolated world, so
 the renderer's caches already hold its compiled code. The first navigation of a new tab stays
-in that renderer, where the audit's own injection and run then start warm. Each spare is used once, in a context no other page
-ever saw, so isolation between audits is what a cold page would give.
+in that renderer, where the audit's own injection and run then start warm. Each spare is used
+once, in a context no other page ever saw, so isolation between audits is what a cold page
+would give.
 
 Spares exist only for headless browsers (in a headed one each would be a visible window), and
 their refill and clean-up tasks run in the browser's own nursery, so none outlives the browser.
@@ -62,9 +63,9 @@ class SparePages:
     """Up to ``target`` ready pages for one browser; see the module docstring.
 
     Spares are prepared only once no audit has run on the browser for ``IDLE_DELAY``, so they
-    use idle time and rarely take CPU from an audit; a caller that finds none ready waits for the one
-    being prepared, if any, and otherwise makes its page cold.
-    Used pages are closed in the browser's nursery, off the caller's critical path.
+    use idle time and rarely take CPU from an audit; a caller that finds none ready waits for
+    the one being prepared, if any, and otherwise makes its page cold. Used pages are closed
+    in the browser's nursery, off the caller's critical path.
     """
 
     def __init__(self, browser: Browser, target: int = 1) -> None:
@@ -106,8 +107,8 @@ class SparePages:
         return await self._make(warm=False)
 
     def _release(self, spare: _Spare) -> None:
-        """Close a used page and dispose its context: in the background while the browser runs
-        (the close is shielded there), else at once (nothing is left to close)."""
+        """Close a used page and dispose its context in the background (shielded there); once
+        the browser is gone there is nothing left to close."""
         if self.browser.is_connected:
             self.browser.start_task(self._close, spare.page, spare.context_id)
 
