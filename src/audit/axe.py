@@ -118,8 +118,9 @@ async def isolated_world(session: Session, frame_id: str, name: str = WORLD_NAME
 
 
 async def inject(session: Session, context_id: int, *, timeout: float = STEP_TIMEOUT) -> None:
-    """Load the bundle with one evaluate; ``;0`` keeps axe itself from being serialized."""
-    await evaluate(session, load_bundle().source + ";0", context_id, timeout=timeout)
+    """Load and brand the bundle with one evaluate; ``;0`` keeps axe from being serialized."""
+    source = load_bundle().source + f";axe.configure({{branding: {json.dumps(BRANDING)}}});0"
+    await evaluate(session, source, context_id, timeout=timeout)
 
 
 async def read_string(
@@ -238,7 +239,7 @@ class PartialRunner:
         With ``finish_alone`` a frame that has no child frames runs ``axe.run`` instead, into
         ``__a11yResult``, and None is returned."""
         alone = (
-            f"if (!frames.length) {{ axe.configure({{branding: {json.dumps(BRANDING)}}});"
+            "if (!frames.length) {"
             " globalThis.__a11yResult = axe.run(context, options).then(r => JSON.stringify(r));"
             " return null; }"
         ) if finish_alone else ""
@@ -406,7 +407,7 @@ class FinisherPool:
     is made once and reused; a lease gives one audit a finisher to itself, and a finisher that
     failed is closed instead of returned. The pages live in a browser context of their own,
     created with the pool, so no audited page shares anything with them; they close with the
-    browser, or earlier with :meth:`aclose`.
+    browser.
     """
 
     def __init__(self, browser: Browser, size: int = 2) -> None:
@@ -417,17 +418,16 @@ class FinisherPool:
         self._warming: trio.Event | None = None
         self._context_lock = trio.Lock()
         self._context_id: str | None = None
-        self._closed = False
 
     def prewarm_in_background(self) -> None:
         """Start :meth:`prewarm` in the browser's nursery, so that no caller's cancellation
         can waste a half-made finisher."""
-        if not self._idle and self._warming is None and not self._closed and self.browser.is_connected:
+        if not self._idle and self._warming is None and self.browser.is_connected:
             self.browser.start_task(self.prewarm)
 
     async def prewarm(self) -> None:
         """Have one finisher ready before the first lease needs it (best effort)."""
-        if self._idle or self._warming is not None or self._closed:
+        if self._idle or self._warming is not None:
             return
         self._warming = trio.Event()
         try:
@@ -448,7 +448,7 @@ class FinisherPool:
             try:
                 yield finisher
             finally:
-                if finisher.broken or finisher.page.is_closed or self._closed:
+                if finisher.broken or finisher.page.is_closed:
                     await finisher.page.close()
                 else:
                     self._idle.append(finisher)
@@ -463,7 +463,6 @@ class FinisherPool:
             with trio.fail_after(STEP_TIMEOUT):
                 world = await isolated_world(page.session, page.main_frame_id)
                 await inject(page.session, world)
-                await evaluate(page.session, f"axe.configure({{branding: {json.dumps(BRANDING)}}}); 0", world)
                 await learn_rule_impacts(page.session, world)
         except BaseException:
             await page.close()
@@ -472,22 +471,10 @@ class FinisherPool:
 
     async def _context(self) -> str:
         async with self._context_lock:
-            if self._closed:
-                raise AxeRunError("the finisher pool is closed")
             if self._context_id is None:
                 with trio.CancelScope(shield=True), trio.fail_after(STEP_TIMEOUT):
                     self._context_id = await self.browser.create_context()
             return self._context_id
-
-    async def aclose(self) -> None:
-        """Close every idle finisher and the pool's context; leased ones close on return."""
-        self._closed = True
-        with trio.CancelScope(shield=True):
-            while self._idle:
-                await self._idle.pop().page.close()
-            if self._context_id is not None:
-                await self.browser.dispose_context(self._context_id)
-                self._context_id = None
 
 
 _POOLS: weakref.WeakKeyDictionary[Browser, FinisherPool] = weakref.WeakKeyDictionary()
@@ -496,7 +483,7 @@ _POOLS: weakref.WeakKeyDictionary[Browser, FinisherPool] = weakref.WeakKeyDictio
 def finisher_pool(browser: Browser) -> FinisherPool:
     """The pool that serves ``browser`` (made on first use, gone with the browser object)."""
     pool = _POOLS.get(browser)
-    if pool is None or pool._closed:
+    if pool is None:
         pool = _POOLS[browser] = FinisherPool(browser)
     return pool
 
