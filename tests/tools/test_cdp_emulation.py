@@ -47,6 +47,12 @@ async def test_offline_mode_and_throttling_do_not_undo_each_other(mcp, site):
     assert await mcp.js("fetch('/cdp/both').then(() => 'online', () => 'offline')") == "offline"
     await mcp.ok("network_set_offline", {"offline": False})
     assert (await mcp.js(FETCH))["ms"] < 1500
+    # Throttling switched on while offline must not keep the tab offline afterwards.
+    await mcp.ok("network_set_offline", {"offline": True})
+    await mcp.ok("cdp_emulate_network", {"latency": 20})
+    await mcp.ok("network_set_offline", {"offline": False})
+    assert await mcp.js("fetch('/cdp/both').then(() => 'online', () => 'offline')") == "online"
+    await mcp.ok("cdp_clear_network_emulation")
 
 
 async def test_network_presets_and_out_of_order(mcp, site):

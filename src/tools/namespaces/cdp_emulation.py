@@ -14,6 +14,8 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from cdpdriver import Session
+
 from ..models import MessageOutput, NoInput, ToolInput
 from ..recording import Switch
 from ..registry import tool
@@ -73,15 +75,27 @@ class EmulateNetworkOutput(MessageOutput):
     upload: float = Field(description="Upload bytes/s (-1 = unthrottled)")
 
 
-def _network_offline_flag(tab: Tab) -> bool:
-    applied = tab.extras.get(NETWORK_OFFLINE_KEY) or {}
-    return bool(applied.get(tab.session.session_id or "", False))
+def network_conditions(tab: Tab, target: Session, offline: bool) -> dict[str, Any]:
+    """``Network.emulateNetworkConditions`` params for one of the tab's targets.
+
+    network_set_offline and cdp_emulate_network share that command, so each sends what both
+    want: offline when ``offline`` (network_set_offline's flag) or an offline preset says so,
+    plus the throttling, which applies to the tab itself (not its iframes and workers)."""
+    throttle = (tab.extras.get(CONDITIONS_KEY) or {}) if target is tab.session else {}
+    params: dict[str, Any] = {
+        "offline": offline or bool(throttle.get("offline")),
+        "latency": throttle.get("latency", 0),
+        "downloadThroughput": throttle.get("downloadThroughput", -1),
+        "uploadThroughput": throttle.get("uploadThroughput", -1),
+    }
+    if throttle.get("connectionType"):
+        params["connectionType"] = throttle["connectionType"]
+    return params
 
 
-async def _apply_network(tab: Tab, conditions: dict[str, Any]) -> None:
-    params = {k: conditions[k] for k in ("offline", "latency", "downloadThroughput", "uploadThroughput")}
-    if conditions.get("connectionType"):
-        params["connectionType"] = conditions["connectionType"]
+async def _apply_network(tab: Tab) -> None:
+    offline = (tab.extras.get(NETWORK_OFFLINE_KEY) or {}).get(tab.session.session_id or "", False)
+    params = network_conditions(tab, tab.session, bool(offline))
     await tab.session.send("Network.emulateNetworkConditions", params, timeout=10)
 
 
@@ -96,10 +110,14 @@ async def cdp_emulate_network(session: ToolSession, args: EmulateNetworkInput) -
     latency = args.latency if args.latency is not None else latency
     down = args.download if args.download is not None else down
     up = args.upload if args.upload is not None else up
-    conditions = {"offline": offline or _network_offline_flag(tab), "latency": latency,
-                  "downloadThroughput": down, "uploadThroughput": up, "connectionType": kind or None}
-    await _apply_network(tab, conditions)
+    conditions = {"offline": offline, "latency": latency, "downloadThroughput": down,
+                  "uploadThroughput": up, "connectionType": kind or None}
     tab.extras[CONDITIONS_KEY] = conditions
+    try:
+        await _apply_network(tab)
+    except BaseException:
+        tab.extras.pop(CONDITIONS_KEY, None)
+        raise
     NETWORK.set(session, NetworkEmulation(tab, conditions))
     label = args.preset or "custom"
     return EmulateNetworkOutput(
@@ -115,8 +133,7 @@ async def cdp_clear_network_emulation(session: ToolSession, args: NoInput) -> Me
     record = NETWORK.take(session)
     tab = record.tab
     tab.extras.pop(CONDITIONS_KEY, None)
-    await _apply_network(tab, {"offline": _network_offline_flag(tab), "latency": 0,
-                               "downloadThroughput": -1, "uploadThroughput": -1})
+    await _apply_network(tab)
     return MessageOutput(message="network emulation cleared")
 
 

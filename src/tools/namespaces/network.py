@@ -27,10 +27,10 @@ from ..models import MessageOutput, NetworkRequest, NoInput, RouteInfo, ToolInpu
 from ..registry import tool
 from ..session import ToolSession, log
 from ..tab import RequestRecord, Tab
-from .cdp_emulation import CONDITIONS_KEY
 from .cdp_emulation import (
     NETWORK_OFFLINE_KEY as OFFLINE_KEY,  # tab.extras: session id -> offline applied
 )
+from .cdp_emulation import network_conditions
 
 STATE_KEY = "network"
 FETCH_KEY = "network.fetch"       # tab.extras: session id -> (Session, Subscription) being answered
@@ -171,14 +171,7 @@ async def _emulate_offline(tab: Tab, target: Session, offline: bool) -> None:
     key = target.session_id or ""
     if applied.get(key, False) == offline:
         return
-    # The tab's own throttling (cdp_emulate_network) shares this command: keep it in force.
-    throttle = tab.extras.get(CONDITIONS_KEY) if target is tab.session else None
-    params = {"offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
-    if throttle:
-        params.update({k: throttle[k] for k in ("latency", "downloadThroughput", "uploadThroughput")})
-        params["offline"] = offline or bool(throttle.get("offline"))
-        if throttle.get("connectionType"):
-            params["connectionType"] = throttle["connectionType"]
+    params = network_conditions(tab, target, offline)  # keeps cdp_emulate_network's throttle
     await target.send("Network.emulateNetworkConditions", params, timeout=COMMAND_TIMEOUT)
     applied[key] = offline
 
