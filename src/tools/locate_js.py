@@ -146,7 +146,6 @@ async (loc, want, timeoutMs, opts) => {
     return {ok: false, by: describe(hit)};
   };
   const deadline = performance.now() + timeoutMs;
-  let lastRect = null;
   const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.width, r.height].join(','); };
   // A hidden tab runs no animation frames: a short timer stands in there. A visible one may be
   // slow to paint under load, and a timer firing first would call a mover stable: wait longer.
@@ -167,13 +166,14 @@ async (loc, want, timeoutMs, opts) => {
     else if (want === 'visible') { return el; }
     else {
       if (opts.scroll) el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
-      // Stable means the same box one animation frame apart (CSS animations and script-driven
-      // movers alike); later polls compare with the previous poll's box.
-      let rect = box(el);
-      if (lastRect === null) { lastRect = rect; await nextFrame(); rect = box(el); }
+      // Stable means the same box one animation frame apart, at every poll (CSS animations and
+      // script-driven movers alike; boxes from polls further apart could alias a periodic mover).
+      const before = box(el);
+      await nextFrame();
+      const rect = box(el);
       if (opts.enabled && !enabled(el)) reason = describe(el) + ' is disabled';
       else if (opts.editable && !editable(el)) reason = describe(el) + ' is not editable';
-      else if (rect !== lastRect) { reason = describe(el) + ' is still moving'; lastRect = rect; }
+      else if (rect !== before) { reason = describe(el) + ' is still moving'; }
       else if (opts.hitTarget) {
         const hit = hitTarget(el);
         if (hit.ok) return el;
