@@ -4,11 +4,24 @@
 #   - ffmpeg (the video tools need it)
 #   - .venv with the package installed editable plus its test extras
 #   - the pinned axe-core bundle in vendor/axe/ and the official SARIF 2.1.0
-#     JSON schema in vendor/sarif/ (npm is installed only if one of them has
-#     to be fetched and npm is absent)
+#     JSON schema in vendor/sarif/
+#   - ESLint for the page-side scripts, pinned by scripts/lint/package-lock.json,
+#     into scripts/lint/node_modules/
+#   (npm is installed only if something has to be fetched and npm is absent)
+#   - with --tests: Redis and PostgreSQL servers (redis-server, postgresql),
+#     which the tests start on temporary ports; the service itself needs
+#     neither (SQLite and an in-process queue by default)
 # Safe to re-run: a run with nothing to do prints nothing and takes about a
 # second. Set A11Y_PYTHON to choose the interpreter the venv is made from.
 set -euo pipefail
+
+FOR_TESTS=0
+for arg in "$@"; do
+    case "$arg" in
+        --tests) FOR_TESTS=1 ;;
+        *) printf 'install.sh: unknown argument: %s (only --tests is known)\n' "$arg" >&2; exit 2 ;;
+    esac
+done
 
 ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd -- "$ROOT"
@@ -75,6 +88,10 @@ if { [ -z "${CHROME_PATH:-}" ] || [ ! -x "$CHROME_PATH" ]; } \
     missing+=(chromium)
 fi
 command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
+if [ "$FOR_TESTS" -eq 1 ]; then
+    command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || missing+=(redis-server)
+    compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
+fi
 if [ "${#missing[@]}" -gt 0 ]; then
     apt_install "${missing[@]}"
 fi
@@ -122,3 +139,23 @@ for lock in vendor/axe/axe.lock.json vendor/sarif/sarif.lock.json; do
             || die "could not install the files pinned in $lock"
     fi
 done
+
+# --------------------------------------------------------- pinned ESLint
+# The linter the tests run over src/**/js/*.js. `npm ci` installs exactly the
+# tree in the committed lock and checks every tarball against the lock's
+# sha512 integrity; it runs again only when the lock or package.json changes.
+LINT="$ROOT/scripts/lint"
+LINT_STAMP="$LINT/node_modules/.a11y-install-stamp"
+want_lint="$(cat -- "$LINT/package.json" "$LINT/package-lock.json" | sha256sum | cut -d' ' -f1)"
+have_lint="$(cat -- "$LINT_STAMP" 2>/dev/null || true)"
+if [ "$want_lint" != "$have_lint" ] || [ ! -x "$LINT/node_modules/.bin/eslint" ]; then
+    command -v npm >/dev/null 2>&1 || apt_install npm
+    node -e 'const [a, b] = process.versions.node.split(".").map(Number);
+             process.exit(a > 18 || (a === 18 && b >= 18) ? 0 : 1)' \
+        || die "ESLint 9 needs Node.js 18.18 or newer; found $(node --version)"
+    say "npm ci in scripts/lint (ESLint, pinned)"
+    rm -f -- "$LINT_STAMP"
+    (cd -- "$LINT" && quietly npm ci --ignore-scripts --no-audit --no-fund) \
+        || die "could not install the linter pinned in scripts/lint/package-lock.json"
+    printf '%s\n' "$want_lint" >"$LINT_STAMP"
+fi

@@ -4,7 +4,7 @@
 set -euo pipefail
 ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd -- "$ROOT"
-bash scripts/install.sh
+bash scripts/install.sh --tests
 rc=0
 .venv/bin/python -m pytest -q "$@" || rc=$?
 if [ "$rc" -eq 5 ]; then

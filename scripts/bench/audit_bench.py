@@ -33,7 +33,7 @@ import trio
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "src"))
 
-from a11y.server import RunningService, ServiceConfig, running_service  # noqa: E402
+from a11y.service import RunningService, ServiceConfig, running_service  # noqa: E402
 from audit.axe_bundle import load_bundle  # noqa: E402
 from audit.rules import axe_run_options  # noqa: E402
 

@@ -136,17 +136,18 @@ def run(args: argparse.Namespace) -> int:
             _err(f"invalid {option} (field {detail['field']}): {detail['message']}")
         return EXIT_AUDIT_FAILED
     # The engine (and its LLM clients) costs most of the start-up; a typo should not wait for it.
-    from audit.engine import AuditFailed, EngineLimits
+    from audit.engine import EngineLimits
+    from audit.failures import AuditFailed
     from audit.reports import render
     from cdpdriver import CDPError
 
     progress = Progress(request)
     try:
         result = trio.run(audit_url, request, EngineLimits(), progress)
-    except AuditFailed as exc:
+    except AuditFailed as exc:  # the engine's one failure type, classified by the engine
         _err(f"audit failed ({exc.code}): {exc.message}")
         return EXIT_AUDIT_FAILED
-    except CDPError as exc:
+    except CDPError as exc:  # around the audit, not in it: the browser could not be launched
         _err(f"browser error: {exc}")
         return EXIT_AUDIT_FAILED
     except KeyboardInterrupt:

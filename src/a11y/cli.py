@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="refuse pages and subrequests on loopback, private or link-local addresses")
     serve.add_argument("--navigation-timeout", type=float, default=30.0, help="seconds per page")
     serve.add_argument("--audit-timeout", type=float, default=300.0, help="seconds per audit")
-    serve.set_defaults(handler="a11y.server:run")
+    serve.set_defaults(handler="a11y.service.serve:run")
 
     audit = sub.add_parser("audit", help="audit one URL (or crawl a site) and print a report")
     audit.add_argument("url")

@@ -1,9 +1,9 @@
 """Run axe-core over every frame of a page with its partial protocol, then merge the parts.
 
 Per frame (the top document, same-origin and cross-origin iframes, out-of-process iframes and
-frames inside open shadow roots) the vendored bundle is injected into a fresh isolated world
-(``Page.createIsolatedWorld`` with universal access), so page scripts can neither see axe nor
-patch the built-ins it relies on. In each frame ``axe.utils.getFrameContexts`` is called
+frames inside open shadow roots) the vendored bundle is injected into an isolated world of its
+own (``Page.createIsolatedWorld`` with universal access), so page scripts can neither see axe
+nor patch the built-ins it relies on. In each frame ``axe.utils.getFrameContexts`` is called
 immediately before ``axe.runPartial`` (they share axe's flat tree); each frame selector is
 resolved with ``axe.utils.shadowSelect`` and ``DOM.describeNode`` to the child's frame id, which
 is either a frame of the same session or an auto-attached out-of-process child target whose
@@ -15,7 +15,8 @@ that fails becomes ``null`` (its descendants are left out) and is reported as un
 axe costs more than merging a small page's results. A page without frames has nothing to
 merge: there ``axe.run`` finishes in the same isolated world, which gives the same results
 without serialising a partial for every node (megabytes on a large page). Large strings cross
-CDP in chunks, so no single message grows with the page.
+CDP in chunks (:func:`cdpdriver.read_string`, :func:`cdpdriver.write_string`), so no single
+message grows with the page. The page-side scripts are in ``audit/js/axe_*.js``.
 """
 
 from __future__ import annotations
@@ -30,10 +31,23 @@ from typing import Any
 
 import trio
 
-from cdpdriver import Browser, CDPError, JavaScriptError, Page, ProtocolError, Session, TargetClosed
-from cdpdriver.page import unwrap_evaluation
+from cdpdriver import (
+    Browser,
+    CDPError,
+    JavaScriptError,
+    Page,
+    ProtocolError,
+    Session,
+    TargetClosed,
+    call_function,
+    call_function_remote,
+    evaluate,
+    isolated_world,
+    read_string,
+    write_string,
+)
 from cdpdriver.protocol import dom, runtime
-from cdpdriver.protocol import page as page_domain
+from cdpdriver.scripts import call_expression, load_script
 
 from .axe_bundle import load_bundle
 
@@ -41,14 +55,10 @@ log = logging.getLogger(__name__)
 
 WORLD_NAME = "a11y-axe"
 BRANDING = {"application": "a11y"}
-#: Characters per CDP message when a large string crosses in either direction.
-CHUNK_CHARS = 4_000_000
 FRAME_TIMEOUT = 20.0
 STEP_TIMEOUT = 30.0
 #: How long a frame id may take to show up as an attached out-of-process child.
 CHILD_ATTACH_WAIT = 3.0
-
-_RULE_IMPACTS: dict[str, str] | None = None
 
 
 class AxeRunError(Exception):
@@ -65,101 +75,19 @@ class PartialRun:
     results: dict[str, Any] | None = None
 
 
-def rule_impacts() -> dict[str, str]:
-    """axe's declared impact per rule id (learnt from the first world axe ran in)."""
-    return dict(_RULE_IMPACTS or {})
+# --------------------------------------------------------------------------- loading axe
 
 
-async def learn_rule_impacts(session: Session, world: int) -> None:
-    """Read every rule's declared impact from axe loaded in ``world``, once per process."""
-    global _RULE_IMPACTS
-    if _RULE_IMPACTS is not None:
-        return
-    impacts = await evaluate(
-        session, "Object.fromEntries(axe._audit.rules.map(r => [r.id, r.impact || null]))", world
-    )
-    if isinstance(impacts, dict):
-        _RULE_IMPACTS = {k: v for k, v in impacts.items() if isinstance(v, str)}
-
-
-# --------------------------------------------------------------------------- CDP helpers
-
-
-async def evaluate(
-    session: Session,
-    expression: str,
-    context_id: int,
-    *,
-    await_promise: bool = False,
-    timeout: float = STEP_TIMEOUT,
-) -> Any:
-    """Evaluate in one execution context of ``session`` and return the value."""
-    result = await session.execute(
-        runtime.evaluate(
-            expression=expression,
-            context_id=runtime.ExecutionContextId(context_id),
-            return_by_value=True,
-            await_promise=await_promise or None,
-        ),
-        timeout=timeout,
-    )
-    return unwrap_evaluation(result, True)
-
-
-async def isolated_world(session: Session, frame_id: str, name: str = WORLD_NAME) -> int:
-    """A fresh isolated world in ``frame_id`` (a frame the session's target renders)."""
-    context_id = await session.execute(
-        page_domain.create_isolated_world(
-            frame_id=page_domain.FrameId(frame_id), world_name=name, grant_univeral_access=True
-        ),
-        timeout=STEP_TIMEOUT,
-    )
-    return int(context_id)
+async def axe_world(session: Session, frame_id: str) -> int:
+    """axe's isolated world in ``frame_id``, a frame ``session``'s target renders (one per
+    document: a new document gets a clean one)."""
+    return await isolated_world(session, frame_id, WORLD_NAME, timeout=STEP_TIMEOUT)
 
 
 async def inject(session: Session, context_id: int, *, timeout: float = STEP_TIMEOUT) -> None:
     """Load and brand the bundle with one evaluate; ``;0`` keeps axe from being serialized."""
-    source = load_bundle().source + f";axe.configure({{branding: {json.dumps(BRANDING)}}});0"
-    await evaluate(session, source, context_id, timeout=timeout)
-
-
-async def read_string(
-    session: Session, context_id: int, promise_name: str, *, timeout: float
-) -> str:
-    """Await the string promise ``globalThis[promise_name]`` and read it in chunks."""
-    head = await evaluate(
-        session,
-        f"globalThis.{promise_name}.then(s => {{ globalThis.{promise_name}Text = s;"
-        f" return s.length <= {CHUNK_CHARS} ? s : s.length; }})",
-        context_id,
-        await_promise=True,
-        timeout=timeout,
-    )
-    if isinstance(head, str):
-        return head
-    parts: list[str] = []
-    for start in range(0, int(head), CHUNK_CHARS):
-        parts.append(
-            await evaluate(
-                session,
-                f"globalThis.{promise_name}Text.slice({start}, {start + CHUNK_CHARS})",
-                context_id,
-            )
-        )
-    return "".join(parts)
-
-
-async def write_string(session: Session, context_id: int, name: str, text: str) -> None:
-    """Append ``text`` to ``globalThis[name]`` (an array of chunks) a chunk per message."""
-    for start in range(0, max(len(text), 1), CHUNK_CHARS):
-        await session.execute(
-            runtime.call_function_on(
-                f"function (chunk) {{ (globalThis.{name} ||= []).push(chunk); }}",
-                arguments=[runtime.CallArgument(value=text[start : start + CHUNK_CHARS])],
-                execution_context_id=runtime.ExecutionContextId(context_id),
-            ),
-            timeout=STEP_TIMEOUT,
-        )
+    brand = call_expression("(branding) => axe.configure({branding})", BRANDING)
+    await evaluate(session, f"{load_bundle().source};{brand};0", context_id, timeout=timeout)
 
 
 # --------------------------------------------------------------------------- partial runs
@@ -184,7 +112,7 @@ class PartialRunner:
         run_timeout: float = 300.0,
     ) -> None:
         self.page = page
-        self.options_json = json.dumps(options)
+        self.options = dict(options)
         self.frame_timeout = frame_timeout
         self.run_timeout = run_timeout
         self.untested: list[str] = []
@@ -197,7 +125,7 @@ class PartialRunner:
         """
         session = self.page.session
         try:
-            world = await isolated_world(session, self.page.main_frame_id)
+            world = await axe_world(session, self.page.main_frame_id)
             await inject(session, world)
         except CDPError as exc:
             log.debug("early injection failed: %s", exc)
@@ -214,7 +142,7 @@ class PartialRunner:
                     log.debug("early-injected world unusable, injecting again: %s", exc)
             self.untested = []
             session = self.page.session
-            world = await isolated_world(session, self.page.main_frame_id)
+            world = await axe_world(session, self.page.main_frame_id)
             await inject(session, world)
             return await self._run_top(_Frame(session, world, "top frame"))
         except (JavaScriptError, ProtocolError) as exc:
@@ -224,32 +152,33 @@ class PartialRunner:
         """The top frame: with no frame to merge, ``axe.run`` finishes in place, which spares
         the partial of every node (megabytes on a large page) and the merge; otherwise the
         partial protocol over the whole tree."""
-        await learn_rule_impacts(top.session, top.world)
-        partials = await self._run_frame(top, "document", self.run_timeout, finish_alone=True)
+        partials = await self._run_frame(top, None, self.run_timeout, finish_alone=True)
         if partials is None:
             text = await read_string(top.session, top.world, "__a11yResult", timeout=self.run_timeout)
             return PartialRun([], self.untested, json.loads(text))
         return PartialRun(partials, self.untested)
 
     async def _run_frame(
-        self, frame: _Frame, context_js: str, timeout: float, *, finish_alone: bool = False
+        self,
+        frame: _Frame,
+        context: Mapping[str, Any] | None,
+        timeout: float,
+        *,
+        finish_alone: bool = False,
     ) -> list[str | None] | None:
-        """[this frame's partial, *each child's partials] in depth-first order (axe loaded).
+        """[this frame's partial, *each child's partials] in depth-first order (axe loaded);
+        ``context`` is the frame context axe gave for it, None for the whole document.
 
         With ``finish_alone`` a frame that has no child frames runs ``axe.run`` instead, into
         ``__a11yResult``, and None is returned."""
-        alone = (
-            "if (!frames.length) {"
-            " globalThis.__a11yResult = axe.run(context, options).then(r => JSON.stringify(r));"
-            " return null; }"
-        ) if finish_alone else ""
-        frame_contexts = await evaluate(
+        frame_contexts = await call_function(
             frame.session,
-            "(() => { const context = " + context_js + "; const options = " + self.options_json
-            + "; const frames = axe.utils.getFrameContexts(context, options); " + alone
-            + " globalThis.__a11yPartial = axe.runPartial(context, options)"
-            ".then(r => JSON.stringify(r)); return frames; })()",
-            frame.world,
+            load_script("audit", "axe_run_frame"),
+            context,
+            self.options,
+            finish_alone,
+            context_id=frame.world,
+            timeout=STEP_TIMEOUT,
         )
         if frame_contexts is None:
             return None
@@ -275,7 +204,7 @@ class PartialRunner:
                 child = await self._enter(parent, element)
                 await inject(child.session, child.world)
                 out[index] = await self._run_frame(
-                    child, json.dumps(spec.get("frameContext") or {}), self.frame_timeout
+                    child, spec.get("frameContext") or {}, self.frame_timeout
                 ) or [None]  # (never None: only the top frame may finish alone)
                 return
             except (CDPError, AxeRunError) as exc:
@@ -288,18 +217,18 @@ class PartialRunner:
 
     async def _select(self, parent: _Frame, selector: Any) -> str:
         """Object id of the frame element ``selector`` names in the parent's world."""
-        result = await parent.session.execute(
-            runtime.evaluate(
-                expression=f"axe.utils.shadowSelect({json.dumps(selector)})",
-                context_id=runtime.ExecutionContextId(parent.world),
-                object_group="a11y-frames",
-            ),
+        element = await call_function_remote(
+            parent.session,
+            "function (selector) { return axe.utils.shadowSelect(selector); }",
+            selector,
+            context_id=parent.world,
+            by_value=False,
+            object_group="a11y-frames",
             timeout=STEP_TIMEOUT,
         )
-        unwrap_evaluation(result, False)
-        if result.result.object_id is None:
+        if element.object_id is None:
             raise AxeRunError(f"frame element {selector!r} not found")
-        return str(result.result.object_id)
+        return str(element.object_id)
 
     async def _enter(self, parent: _Frame, element: str) -> _Frame:
         """An isolated world in the frame ``element`` hosts, on whichever session renders it."""
@@ -313,9 +242,9 @@ class PartialRunner:
             while True:
                 session = self._child_session(frame_id)
                 if session is not None:
-                    return _Frame(session, await isolated_world(session, frame_id), frame_id)
+                    return _Frame(session, await axe_world(session, frame_id), frame_id)
                 try:  # an in-process frame lives on the parent's session
-                    world = await isolated_world(parent.session, frame_id)
+                    world = await axe_world(parent.session, frame_id)
                     return _Frame(parent.session, world, frame_id)
                 except ProtocolError:
                     await trio.sleep(0.02)  # an out-of-process frame not attached yet
@@ -333,16 +262,14 @@ class PartialRunner:
             return ""
         with trio.move_on_after(2):
             try:
-                result = await parent.session.execute(
-                    runtime.call_function_on(
-                        "function () { return this.src || (this.hasAttribute('srcdoc')"
-                        " ? 'about:srcdoc' : 'about:blank'); }",
-                        object_id=runtime.RemoteObjectId(element),
-                        return_by_value=True,
-                    ),
+                url = await call_function(
+                    parent.session,
+                    "function () { return this.src || (this.hasAttribute('srcdoc')"
+                    " ? 'about:srcdoc' : 'about:blank'); }",
+                    object_id=element,
                     timeout=2,
                 )
-                return str(result.result.value or "")
+                return str(url or "")
             except CDPError:
                 pass
         return ""
@@ -368,12 +295,12 @@ class Finisher:
             await write_string(
                 session, self.world, "__a11yIn", "[" + ",".join(p or "null" for p in partials) + "]"
             )
-            await evaluate(
+            await call_function(
                 session,
-                "globalThis.__a11yResult = (async () => { const partials ="
-                " JSON.parse(globalThis.__a11yIn.join('')); delete globalThis.__a11yIn;"
-                f" return JSON.stringify(await axe.finishRun(partials, {json.dumps(options)})); }})(); 0",
-                self.world,
+                load_script("audit", "axe_finish_run"),
+                dict(options),
+                context_id=self.world,
+                timeout=STEP_TIMEOUT,
             )
             text = await read_string(session, self.world, "__a11yResult", timeout=timeout)
         except JavaScriptError as exc:
@@ -461,9 +388,8 @@ class FinisherPool:
             page = await self.browser.new_page(context_id=context_id, auto_attach=False)
         try:
             with trio.fail_after(STEP_TIMEOUT):
-                world = await isolated_world(page.session, page.main_frame_id)
+                world = await axe_world(page.session, page.main_frame_id)
                 await inject(page.session, world)
-                await learn_rule_impacts(page.session, world)
         except BaseException:
             await page.close()
             raise

@@ -1,12 +1,23 @@
-"""Locate and load the vendored axe-core bundle (fetched by scripts/fetch_axe.py)."""
+"""Locate and load the vendored axe-core bundle (fetched by scripts/fetch_axe.py), and read
+the rule metadata it declares.
+
+The score weighs each rule by its *declared* impact (see :mod:`audit.scoring`), which axe's
+public API does not return. axe's build embeds its rule definitions as a data literal,
+``rules:[{id:"area-alt",impact:"critical",selector:…,tags:[…],…},…]``, the table
+``axe._audit.rules`` is made from; :func:`declared_impacts` reads the ``id`` and ``impact``
+of each entry from the bundle's text. So the impacts depend only on the pinned bundle: no
+run has to happen first and nothing is learnt at run time.
+"""
 
 from __future__ import annotations
 
 import functools
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 BUNDLE_NAME = "axe.min.js"
 REMEDY = "run `bash scripts/install.sh` (or `python scripts/fetch_axe.py`) to fetch the pinned axe-core"
@@ -21,6 +32,8 @@ class AxeBundle:
     path: Path
     source: str
     version: str
+    #: Rule id -> the impact the rule declares (rules that declare none are absent).
+    rule_impacts: Mapping[str, str]
 
 
 def _candidates() -> list[Path]:
@@ -50,4 +63,69 @@ def load_bundle() -> AxeBundle:
     path = find_bundle()
     source = path.read_text(encoding="utf-8")
     match = re.search(r"axe v(\d+\.\d+\.\d+)", source[:500])
-    return AxeBundle(path=path, source=source, version=match.group(1) if match else "unknown")
+    return AxeBundle(
+        path=path,
+        source=source,
+        version=match.group(1) if match else "unknown",
+        rule_impacts=MappingProxyType(declared_impacts(source)),
+    )
+
+
+def rule_impacts() -> dict[str, str]:
+    """axe's declared impact per rule id, from the bundle every audit injects."""
+    return dict(load_bundle().rule_impacts)
+
+
+# --------------------------------------------------------------------------- rule metadata
+
+_RULE_TABLE = "rules:[{id:"
+# A top-level string property of a rule entry, right after its "{" or a ",".
+_STRING_PROPERTY = re.compile(r'([A-Za-z_$][\w$]*):"((?:[^"\\]|\\.)*)"')
+
+
+def declared_impacts(source: str) -> dict[str, str]:
+    """``{rule id: impact}`` from the rule table in an axe-core build's source.
+
+    The table is scanned as the data literal it is: quoted strings are skipped whole (so a
+    selector's brackets or commas do not count), and only properties at the top level of
+    each entry are read, since nested check options carry ``id`` keys of their own.
+    Raises :class:`AxeBundleMissing` when the source holds no rule table, rather than let
+    every score fall back to reported impacts unnoticed.
+    """
+    start = source.find(_RULE_TABLE)
+    if start < 0:
+        raise AxeBundleMissing(f"the axe-core bundle has no rule table (rules:[…]); {REMEDY}")
+    impacts: dict[str, str] = {}
+    entry: dict[str, str] = {}
+    depth = 0
+    i = start + len("rules:")
+    while i < len(source):
+        ch = source[i]
+        if ch in "\"'":
+            i = _string_end(source, i)
+            continue
+        if ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+            if depth == 1 and ch == "}":  # an entry ends
+                if "id" in entry and "impact" in entry:
+                    impacts[entry["id"]] = entry["impact"]
+                entry = {}
+            elif depth == 0:
+                break
+        if depth == 2 and ch in "{,":
+            found = _STRING_PROPERTY.match(source, i + 1)
+            if found is not None and found.group(1) in ("id", "impact"):
+                entry[found.group(1)] = found.group(2)
+        i += 1
+    return impacts
+
+
+def _string_end(source: str, start: int) -> int:
+    """Index just past the string literal that opens at ``start``."""
+    quote = source[start]
+    i = start + 1
+    while source[i] != quote:
+        i += 2 if source[i] == "\\" else 1
+    return i + 1

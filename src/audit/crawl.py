@@ -11,18 +11,16 @@ ends the crawl early (it propagates out of ``audit_one``).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import trio
 
-if TYPE_CHECKING:
-    from .engine import PageAudit
+from .page_audit import PageAudit
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
-AuditOne = Callable[[str, bool], Awaitable["PageAudit"]]
-OnAudit = Callable[["PageAudit"], None]
+AuditOne = Callable[[str, bool], Awaitable[PageAudit]]
+OnAudit = Callable[[PageAudit], None]
 
 
 def normalize_url(url: str, base: str | None = None) -> str | None:

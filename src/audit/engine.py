@@ -3,9 +3,10 @@
 Each page is audited in a fresh browser context that is disposed on every path: load it
 (optionally behind the private-network guard), wait until it settles, run axe-core over all
 its frames (:mod:`audit.axe`), and map the results with the pure half of the package
-(findings, scoring). With ``crawl.enabled`` the same-origin pages it links to follow
-(:mod:`audit.crawl`). Only the start page can fail the audit; every failure is an
-:class:`AuditFailed` carrying one of the service's 500 error codes.
+(findings, scoring, :mod:`audit.page_audit`). With ``crawl.enabled`` the same-origin pages it
+links to follow (:mod:`audit.crawl`). Only the start page can fail the audit; every failure
+leaves :func:`run_audit` and :func:`audit_page` as an :class:`~audit.failures.AuditFailed`,
+classified once, at that boundary (:mod:`audit.failures`).
 """
 
 from __future__ import annotations
@@ -14,64 +15,30 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import trio
 
-from cdpdriver import (
-    Browser,
-    CommandTimeout,
-    ConnectionClosed,
-    NavigationFailed,
-    NavigationTimeout,
-    Page,
-    TargetClosed,
-    TargetCrashed,
-)
+from cdpdriver import Browser, NavigationFailed, Page, evaluate, isolated_world
+from cdpdriver.scripts import load_script
 
-from .axe import (
-    FRAME_TIMEOUT,
-    PartialRunner,
-    evaluate,
-    finish_run,
-    isolated_world,
-    rule_impacts,
-)
-from .axe_bundle import load_bundle
+from .axe import FRAME_TIMEOUT, PartialRunner, finish_run
+from .axe_bundle import rule_impacts
 from .crawl import crawl_site
-from .findings import best_practices_from, findings_from, number_findings, rules_tested
+from .failures import AuditFailed, failures_classified
+from .findings import best_practices_from, findings_from, rules_tested
+from .llm.evidence import Evidence
 from .llm.integration import collect_page_evidence, review_audit
-from .models import (
-    AuditRequest,
-    AuditResult,
-    BestPracticeItem,
-    EngineInfo,
-    ErrorInfo,
-    Finding,
-    NeedsReviewItem,
-    PageResult,
-)
+from .models import AuditRequest, AuditResult, ErrorInfo, PageResult
 from .netguard import NetGuard, describe_block
+from .page_audit import PageAudit, assemble
 from .readiness import SETTLE_CAP, DocumentInfo, DocumentWatch, install_tracker, settle
 from .rules import axe_run_options
-from .scoring import conformant, overall_score, page_score, stats
+from .scoring import page_score
 from .spares import spare_pages
 
 log = logging.getLogger(__name__)
-
-ERROR_CODES = ("navigation_failed", "http_error", "timeout", "browser_crashed", "audit_failed")
-
-_LINKS_JS = """(() => {
-  const out = [];
-  const walk = root => {
-    for (const a of root.querySelectorAll('a[href], area[href]'))
-      if (typeof a.href === 'string') out.push(a.href);
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
-  };
-  walk(document);
-  return out;
-})()"""
 
 
 @dataclass
@@ -86,34 +53,6 @@ class EngineLimits:
     settle_timeout: float = SETTLE_CAP
     #: Shared by every audit of a service, so ``concurrency`` bounds its open pages overall.
     page_limiter: trio.CapacityLimiter | None = None
-
-
-class AuditFailed(Exception):
-    """The audit could not be completed; ``code`` is one of :data:`ERROR_CODES`."""
-
-    def __init__(self, code: str, message: str, details: list | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details: list[Any] = list(details or [])
-
-    def error_info(self) -> ErrorInfo:
-        return ErrorInfo(code=self.code, message=self.message)
-
-
-@dataclass
-class PageAudit:
-    """One page's share of the result, before ids are made unique across pages."""
-
-    page: PageResult
-    findings: list[Finding] = field(default_factory=list)
-    needs_review: list[NeedsReviewItem] = field(default_factory=list)
-    best_practices: list[BestPracticeItem] = field(default_factory=list)
-    links: list[str] = field(default_factory=list)
-    final_url: str = ""
-    axe_results: dict[str, Any] | None = None
-    #: audit.llm.Evidence gathered while the page was open (LLM assistance only).
-    llm_evidence: Any = None
 
 
 # --------------------------------------------------------------------------- one page
@@ -134,14 +73,21 @@ async def audit_page(
     lets through (tests only). ``collect_links`` fills ``links`` for the crawler.
     """
     limits = limits or EngineLimits()
-    try:
-        async with limits.page_limiter or nullcontext():
-            return await _audit_page(browser, url, request, limits, collect_links, frozenset(allow))
-    except BaseException as exc:
-        failure = classify(exc, browser)
-        if failure is None or failure is exc:
-            raise
-        raise failure from exc
+    with failures_classified(browser):
+        return await _limited_page_audit(browser, url, request, limits, collect_links, frozenset(allow))
+
+
+async def _limited_page_audit(
+    browser: Browser,
+    url: str,
+    request: AuditRequest,
+    limits: EngineLimits,
+    collect_links: bool,
+    allow: frozenset[str] = frozenset(),
+) -> PageAudit:
+    """One page under the service-wide page limit; failures are still unclassified."""
+    async with limits.page_limiter or nullcontext():
+        return await _audit_page(browser, url, request, limits, collect_links, allow)
 
 
 async def _audit_page(
@@ -179,13 +125,16 @@ async def _audit_page(
             evidence = await collect_page_evidence(page, request, results, url)
         finally:
             nursery.cancel_scope.cancel()
-    audit = _page_audit(url, doc, results, request, run.untested_frames, links)
-    audit.llm_evidence = evidence
-    return audit
+    return _page_audit(url, doc, results, request, run.untested_frames, links, evidence)
 
 
 async def _load(page: Page, url: str, limits: EngineLimits, guard: NetGuard | None) -> DocumentInfo:
-    """Navigate and wait for ``load``; net errors, timeouts and HTTP errors raise AuditFailed."""
+    """Navigate and wait for ``load``.
+
+    Only what is known here alone becomes an AuditFailed here: a request the guard refused
+    and an HTTP error status. Net errors and load timeouts leave as the driver raised them;
+    the engine's boundary names them (:func:`audit.failures.classify`).
+    """
     watch = DocumentWatch(page)
     try:
         await watch.start()
@@ -195,14 +144,15 @@ async def _load(page: Page, url: str, limits: EngineLimits, guard: NetGuard | No
     except NavigationFailed as exc:
         answered = watch.last_response()
         if answered is None or answered.status is None or answered.status < 400:
-            raise _navigation_failed(url, exc, guard) from exc
+            blocked = guard.blocked_document() if guard is not None else None
+            if blocked is None:
+                raise
+            raise AuditFailed(
+                "navigation_failed",
+                describe_block(blocked),
+                [{"url": blocked.url, "netError": exc.error_text, "addresses": blocked.addresses}],
+            ) from exc
         doc = answered
-    except NavigationTimeout as exc:
-        raise AuditFailed(
-            "timeout",
-            f"{url} did not finish loading within {limits.navigation_timeout:g} s",
-            [{"url": url, "timeoutSeconds": limits.navigation_timeout}],
-        ) from exc
     finally:
         watch.close()
     if doc.status is not None and doc.status >= 400:
@@ -214,24 +164,9 @@ async def _load(page: Page, url: str, limits: EngineLimits, guard: NetGuard | No
     return doc
 
 
-def _navigation_failed(url: str, exc: NavigationFailed, guard: NetGuard | None) -> AuditFailed:
-    blocked = guard.blocked_document() if guard is not None else None
-    if blocked is not None:
-        return AuditFailed(
-            "navigation_failed",
-            describe_block(blocked),
-            [{"url": blocked.url, "netError": exc.error_text, "addresses": blocked.addresses}],
-        )
-    return AuditFailed(
-        "navigation_failed",
-        f"Could not load {url}: {exc.error_text}",
-        [{"url": url, "netError": exc.error_text}],
-    )
-
-
 async def _links(page: Page) -> list[str]:
     world = await isolated_world(page.session, page.main_frame_id, "a11y-links")
-    links = await evaluate(page.session, _LINKS_JS, world)
+    links = await evaluate(page.session, load_script("audit", "crawl_links"), world)
     return [str(link) for link in links or []]
 
 
@@ -255,6 +190,7 @@ def _page_audit(
     request: AuditRequest,
     untested_frames: list[str],
     links: list[str],
+    evidence: Evidence | None,
 ) -> PageAudit:
     findings, review = findings_from(results, url)
     best = best_practices_from(results, url) if request.best_practices else []
@@ -267,51 +203,7 @@ def _page_audit(
         untested_frames=untested_frames,
         rules_tested=rules_tested(results),
     )
-    return PageAudit(page, findings, review, best, links, doc.url, results)
-
-
-# --------------------------------------------------------------------------- errors
-
-
-def _leaves(exc: BaseException) -> list[BaseException]:
-    if isinstance(exc, BaseExceptionGroup):
-        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
-    return [exc]
-
-
-def classify(exc: BaseException, browser: Browser) -> AuditFailed | None:
-    """The AuditFailed an exception (or exception group) stands for; None for cancellation
-    and interrupts, which must propagate unchanged."""
-    leaves = _leaves(exc)
-    if any(not isinstance(leaf, Exception) for leaf in leaves):
-        return None
-    failures = [leaf for leaf in leaves if isinstance(leaf, AuditFailed)]
-    crashed = [f for f in failures if f.code == "browser_crashed"]
-    if crashed:
-        return crashed[0]
-    lost = next((leaf for leaf in leaves if isinstance(leaf, ConnectionClosed)), None)
-    if lost is not None or not browser.is_connected:
-        reason = str(lost) if lost is not None else "connection to the browser lost"
-        return AuditFailed(
-            "browser_crashed", "The browser crashed or closed during the audit.", [{"reason": reason}]
-        )
-    renderer = next((leaf for leaf in leaves if isinstance(leaf, TargetCrashed)), None)
-    if renderer is not None:
-        return AuditFailed(
-            "browser_crashed", "The page's renderer crashed during the audit.", [{"reason": str(renderer)}]
-        )
-    if failures:
-        return failures[0]
-    slow = next(
-        (leaf for leaf in leaves if isinstance(leaf, (trio.TooSlowError, CommandTimeout, NavigationTimeout))),
-        None,
-    )
-    if slow is not None:
-        return AuditFailed("timeout", f"The audit took too long: {str(slow) or 'deadline reached'}.")
-    closed = next((leaf for leaf in leaves if isinstance(leaf, TargetClosed)), None)
-    if closed is not None:
-        return AuditFailed("audit_failed", "The page was closed during the audit.", [{"reason": str(closed)}])
-    return AuditFailed("audit_failed", f"The audit failed: {leaves[0]}", [{"reason": repr(leaves[0])}])
+    return PageAudit(page, findings, review, best, links, doc.url, results, llm_evidence=evidence)
 
 
 # --------------------------------------------------------------------------- whole audit
@@ -332,23 +224,20 @@ async def run_audit(
     limits = limits or EngineLimits()
     started = time.monotonic()
     deadline = trio.current_time() + limits.audit_timeout
+    overrun = AuditFailed(
+        "timeout",
+        f"The audit did not finish within {limits.audit_timeout:g} s.",
+        [{"url": request.url, "timeoutSeconds": limits.audit_timeout}],
+    )
     try:
-        with trio.fail_after(limits.audit_timeout):
+        with (
+            failures_classified(browser, deadline=deadline, overrun=overrun),
+            trio.fail_after(limits.audit_timeout),
+        ):
             audits = await _audit_pages(browser, request, limits, on_page)
-    except BaseException as exc:
-        failure = classify(exc, browser)
-        if failure is None:
-            raise
-        if trio.current_time() >= deadline and failure.code != "browser_crashed":
-            failure = AuditFailed(
-                "timeout",
-                f"The audit did not finish within {limits.audit_timeout:g} s.",
-                [{"url": request.url, "timeoutSeconds": limits.audit_timeout}],
-            )
+    except AuditFailed as failure:
         log.warning("audit %s failed: %s: %s", request.url, failure.code, failure.message)
-        if failure is exc:
-            raise
-        raise failure from exc
+        raise
     llm_summary = await review_audit(request, audits, deadline)  # never raises
     result = assemble(request, audits, int((time.monotonic() - started) * 1000))
     result.llm = llm_summary
@@ -365,9 +254,12 @@ async def _audit_pages(
     limits: EngineLimits,
     on_page: Callable[[PageResult], None] | None,
 ) -> list[PageAudit]:
+    """The start page (its failure is the audit's, classified by :func:`run_audit`), then
+    the crawl, where each page's failure is classified on its own and only a crashed browser
+    ends the audit."""
     crawl = request.crawl
     crawling = crawl.enabled and crawl.depth > 0 and crawl.max_pages > 1
-    start = await audit_page(browser, request.url, request, limits, collect_links=crawling)
+    start = await _limited_page_audit(browser, request.url, request, limits, crawling)
     if start.page.status == "skipped":
         raise AuditFailed(
             "audit_failed",
@@ -403,27 +295,4 @@ async def _audit_pages(
         concurrency=limits.concurrency,
         start_urls=[request.url],
         on_audit=notify,
-    )
-
-
-def assemble(request: AuditRequest, audits: list[PageAudit], duration_ms: int) -> AuditResult:
-    """The AuditResult of audited pages: ids made unique, score, conformance, stats."""
-    findings = number_findings([f for a in audits for f in a.findings], "f")
-    review = number_findings([r for a in audits for r in a.needs_review], "r")
-    best = number_findings([b for a in audits for b in a.best_practices], "b")
-    pages = [a.page for a in audits]
-    covered = sum(1 for p in pages if p.status != "skipped")
-    return AuditResult(
-        url=request.url,
-        wcag_version=request.version,
-        wcag_level=request.level,
-        score=overall_score(p.score for p in pages if p.status == "ok"),
-        conformant=conformant(pages, findings),
-        stats=stats(findings, covered),
-        findings=findings,
-        needs_review=review,
-        best_practices=best,
-        pages=pages,
-        duration_ms=max(0, duration_ms),
-        engine=EngineInfo(version=load_bundle().version),
     )

@@ -41,6 +41,8 @@ DEPTH_MAX = 5
 MAX_PAGES_MAX = 500
 DEFAULT_MAX_PAGES = 50
 ALLOWED_SCHEMES = ("http", "https")
+#: The codes of a failed audit (HTTP 500), raised by the engine as ``AuditFailed``.
+AUDIT_ERROR_CODES = ("navigation_failed", "http_error", "timeout", "browser_crashed", "audit_failed")
 
 Provider = Literal["anthropic", "openai", "gemini", "xai", "ollama", "openai-compatible"]
 PROVIDERS: tuple[str, ...] = ("anthropic", "openai", "gemini", "xai", "ollama", "openai-compatible")
@@ -457,7 +459,7 @@ _ERROR_RESPONSES = {
     "same code; 413 is listed for front proxies that enforce the limit themselves).",
     "415": "unsupported_media_type: the content type is not application/json (this service "
     "answers 400 with the same code; 415 is listed for proxies and future use).",
-    "500": "The audit failed: navigation_failed, http_error, timeout, browser_crashed, audit_failed.",
+    "500": f"The audit failed: {', '.join(AUDIT_ERROR_CODES)}.",
     "503": "overloaded: the queue is full; retry after the Retry-After header.",
 }
 

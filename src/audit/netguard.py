@@ -1,21 +1,21 @@
-"""Refuse requests to private networks: the start page and every subrequest of a page.
+"""The request-level half of ``--block-private-networks``: refuse and record private requests.
 
 With ``--block-private-networks`` the service must not become a proxy into the network it
-runs in. Every request of the audited page (documents, subresources, fetch/XHR, iframes,
-including out-of-process iframes, which have their own CDP session) is paused with the Fetch
-domain; its host is resolved here and the request fails with ``BlockedByClient`` when any
-address it resolves to is loopback, private, link-local, unspecified, multicast or reserved.
+runs in. Every request of the audited page (documents, redirects, subresources, fetch/XHR,
+iframes, including out-of-process iframes, which have their own CDP session) is paused with
+the Fetch domain; its host is judged here and the request fails with ``BlockedByClient`` when
+it is a localhost name, does not resolve, or resolves to any address that is not globally
+reachable (:mod:`audit.addresses`). A redirect is a new paused request, so every hop is judged.
 
-Limit: Chromium resolves the name again when it continues the request, so a DNS server that
-answers differently the second time (DNS rebinding) can still slip through. Pair the flag
-with network-level egress rules where that matters.
+This layer gives the audit its clear error ("the start page was blocked: …") and the record of
+what was refused. It is not the last word: Chromium resolves the name again when it connects,
+so the guarded contexts also connect only through :mod:`audit.egress`, which judges the
+address it actually connects to (DNS rebinding between the two looks is refused there).
 """
 
 from __future__ import annotations
 
-import ipaddress
 import logging
-import socket
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,43 +26,13 @@ from cdpdriver import CDPError, Page, Session
 from cdpdriver.page import ChildTarget
 from cdpdriver.protocol import fetch, network
 
+from .addresses import IPAddress, blocked_reason, is_local_name, resolve_host
+
 log = logging.getLogger(__name__)
 
 RESOLVE_TIMEOUT = 5.0
 BLOCK_REASON = network.ErrorReason.BLOCKED_BY_CLIENT
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
-
-IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-
-
-def is_private_address(address: IPAddress) -> bool:
-    """True for addresses an audit must never reach (IPv4-mapped IPv6 is unwrapped)."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return (
-        address.is_loopback
-        or address.is_private
-        or address.is_link_local
-        or address.is_unspecified
-        or address.is_multicast
-        or address.is_reserved
-    )
-
-
-async def resolve_host(host: str, port: int) -> list[IPAddress]:
-    """Every address ``host`` resolves to; an IP literal resolves to itself."""
-    literal = host.strip("[]")
-    try:
-        return [ipaddress.ip_address(literal)]
-    except ValueError:
-        pass
-    infos = await trio.socket.getaddrinfo(literal, port, type=socket.SOCK_STREAM)
-    found: list[IPAddress] = []
-    for *_, sockaddr in infos:
-        address = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
-        if address not in found:
-            found.append(address)
-    return found
 
 
 @dataclass
@@ -145,15 +115,19 @@ class NetGuard:
             port = parts.port or _DEFAULT_PORTS[parts.scheme]
         except ValueError:
             return None
-        addresses = await self._resolve(parts.hostname, port)
+        host = parts.hostname
+        if is_local_name(host):
+            return BlockedRequest(url=url, host=host, addresses=["localhost"])
+        addresses = await self._resolve(host, port)
         if addresses is None:
-            return None  # unresolvable: Chromium fails it with its own net error
-        bad = [a for a in addresses if is_private_address(a)]
+            return BlockedRequest(url=url, host=host, addresses=["unresolvable"])
+        bad = [a for a in addresses if blocked_reason(a) is not None]
         if not bad:
             return None
-        return BlockedRequest(url=url, host=parts.hostname, addresses=[str(a) for a in bad])
+        return BlockedRequest(url=url, host=host, addresses=[str(a) for a in bad])
 
     async def _resolve(self, host: str, port: int) -> list[IPAddress] | None:
+        """The addresses of ``host``; None when it does not resolve in time."""
         key = (host, port)
         if key not in self._cache:
             addresses: list[IPAddress] | None = None
@@ -168,6 +142,6 @@ class NetGuard:
 
 def describe_block(blocked: BlockedRequest) -> str:
     return (
-        f"{blocked.url} was blocked: {blocked.host} resolves to a private or local "
-        f"network address ({', '.join(blocked.addresses)})"
+        f"{blocked.url} was blocked: {blocked.host} is not a public address "
+        f"({', '.join(blocked.addresses)})"
     )

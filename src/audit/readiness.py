@@ -10,9 +10,9 @@ no short timer is pending, and neither the network nor the DOM changed for ``QUI
 The whole wait is capped (``SETTLE_CAP``), so a page that polls or animates forever is
 audited anyway.
 
-The tracker lives in the page's own world (it has to see the page's timers); a page that
-tampers with it can only change how long the wait lasts, never what axe sees, since axe runs
-in isolated worlds.
+The tracker (``js/readiness_tracker.js``) lives in the page's own world (it has to see the
+page's timers); a page that tampers with it can only change how long the wait lasts, never
+what axe sees, since axe runs in isolated worlds.
 
 The main document's HTTP status and MIME type come from ``Network.responseReceived`` (the
 navigation's own response, matched by loader id), with the Navigation Timing entry and
@@ -27,10 +27,9 @@ from functools import partial
 
 import trio
 
-from cdpdriver import CDPError, NavigationTimeout, Page
+from cdpdriver import CDPError, NavigationTimeout, Page, evaluate, isolated_world
 from cdpdriver.protocol import page as page_domain
-
-from .axe import evaluate, isolated_world
+from cdpdriver.scripts import call_expression, load_script
 
 log = logging.getLogger(__name__)
 
@@ -38,55 +37,8 @@ log = logging.getLogger(__name__)
 QUIET = 0.05
 SETTLE_CAP = 3.0
 HTML_TYPES = ("text/html", "application/xhtml+xml")
-#: Timers longer than this are not waited for (analytics pings, session warnings, ...).
-SHORT_TIMER_MS = 1000
-
-# Installs itself once per document, then waits: true once idle, false at the cap.
-_TRACKER_JS = """(() => {
-  const key = Symbol.for('a11y.readiness');
-  if (!globalThis[key]) {
-    const realSetTimeout = setTimeout, now = () => performance.now();
-    const timers = new Set();
-    let lastChange = now(), running = null;
-    const touch = () => { lastChange = now(); };
-    globalThis.setTimeout = new Proxy(realSetTimeout, {apply(target, self, args) {
-      const [fn, delay] = args;
-      if (typeof fn !== 'function' || fn === running || !((Number(delay) || 0) <= SHORT_MS))
-        return Reflect.apply(target, self, args);
-      let id;
-      args[0] = function (...rest) {
-        timers.delete(id);
-        const outer = running; running = fn;
-        try { return fn.apply(this, rest); } finally { running = outer; touch(); }
-      };
-      id = Reflect.apply(target, self, args);
-      timers.add(id);
-      return id;
-    }});
-    globalThis.clearTimeout = new Proxy(clearTimeout, {apply(target, self, args) {
-      timers.delete(args[0]);
-      return Reflect.apply(target, self, args);
-    }});
-    new MutationObserver(touch).observe(document,
-      {subtree: true, childList: true, attributes: true, characterData: true});
-    Object.defineProperty(globalThis, key, {value: (quiet, cap) => new Promise(resolve => {
-      const end = now() + cap;
-      const check = () => {
-        const idle = now() - lastChange;
-        if (!timers.size && idle >= quiet) resolve(true);
-        else if (now() >= end) resolve(false);
-        else realSetTimeout(check, timers.size ? 20 : quiet - idle);
-      };
-      check();
-    })});
-  }
-})()""".replace("SHORT_MS", str(SHORT_TIMER_MS))
-
-_DOCUMENT_INFO_JS = """(() => {
-  const nav = performance.getEntriesByType('navigation')[0];
-  return {url: location.href, status: nav && nav.responseStatus || null,
-          mimeType: document.contentType || ''};
-})()"""
+#: The key under which the tracker (``js/readiness_tracker.js``) exposes its wait.
+_TRACKER_WAIT = "globalThis[Symbol.for('a11y.readiness')]"
 
 
 @dataclass
@@ -150,7 +102,7 @@ class DocumentWatch:
         if info is not None and info.status is not None and info.mime_type:
             return info
         world = await isolated_world(self.page.session, self.page.main_frame_id, "a11y-doc")
-        data = await evaluate(self.page.session, _DOCUMENT_INFO_JS, world)
+        data = await evaluate(self.page.session, load_script("audit", "document_info"), world)
         return DocumentInfo(
             url=(info.url if info else "") or str(data.get("url", "")),
             status=(info.status if info else None) or data.get("status"),
@@ -161,7 +113,9 @@ class DocumentWatch:
 async def install_tracker(page: Page) -> None:
     """Track the page's pending work from the next document's first script on; call it
     before navigating (``settle`` installs it late otherwise, missing earlier timers)."""
-    await page.session.execute(page_domain.add_script_to_evaluate_on_new_document(source=_TRACKER_JS))
+    await page.session.execute(
+        page_domain.add_script_to_evaluate_on_new_document(source=load_script("audit", "readiness_tracker"))
+    )
     await page.track_network()
 
 
@@ -182,9 +136,13 @@ async def settle(page: Page, cap: float = SETTLE_CAP, quiet: float = QUIET) -> b
 
 
 async def _page_idle(page: Page, quiet: float, deadline: float) -> bool:
-    """The tracker's verdict; a page that navigated meanwhile is waited for to load again."""
+    """The tracker's verdict; a page that navigated meanwhile is waited for to load again.
+
+    One evaluation installs the tracker if the document has none yet (it came before
+    :func:`install_tracker`, or the init script was skipped) and then waits on it."""
     remaining = max(deadline - trio.current_time(), 0.0)
-    expression = f"{_TRACKER_JS}, globalThis[Symbol.for('a11y.readiness')]({quiet * 1000:.0f}, {remaining * 1000:.0f})"
+    wait = call_expression(_TRACKER_WAIT, round(quiet * 1000), round(remaining * 1000))
+    expression = f"{load_script('audit', 'readiness_tracker')}\n{wait}"
     try:
         return bool(await page.evaluate(expression, timeout=remaining + 2))
     except CDPError as exc:  # e.g. the document was replaced while we waited

@@ -17,9 +17,10 @@ The impact behind ``w(r)`` is the rule's own impact, looked up in this order:
 ``rule_impacts[r]`` when the caller passes axe's rule metadata, else the impact axe reports
 on the rule result (set for violations and incomplete, ``null`` for passes), else moderate.
 The metadata map comes first so that a rule weighs the same whether it passed or failed.
-axe's public ``axe.getRules()`` does not return impacts; the browser half can read them with
-``Object.fromEntries(axe._audit.rules.map(r => [r.id, r.impact]))`` (rules without a declared
-impact map to ``undefined`` and fall through to the next source).
+axe's public ``axe.getRules()`` does not return impacts; the engine passes the impacts the
+pinned bundle declares (:func:`audit.axe_bundle.rule_impacts`, read from its rule table, the
+same data as ``axe._audit.rules``); a rule that declares none falls through to the next
+source.
 
 The result's score is the mean of the page scores of the pages that were audited, rounded
 half up to one decimal.

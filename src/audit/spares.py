@@ -15,7 +15,6 @@ their refill and clean-up tasks run in the browser's own nursery, so none outliv
 
 from __future__ import annotations
 
-import json
 import logging
 import weakref
 from collections.abc import AsyncIterator
@@ -24,9 +23,10 @@ from dataclasses import dataclass
 
 import trio
 
-from cdpdriver import Browser, Page
+from cdpdriver import Browser, Page, call_function, isolated_world
+from cdpdriver.scripts import load_script
 
-from .axe import STEP_TIMEOUT, evaluate, finisher_pool, inject, isolated_world
+from .axe import STEP_TIMEOUT, finisher_pool, inject
 
 log = logging.getLogger(__name__)
 
@@ -46,10 +46,6 @@ _WARM_DOCUMENT = (
     "<tr><th scope=col>h</th></tr><tr><td>d</td></tr></table><div role=button tabindex=0></div>"
     "<div aria-hidden=true><a href='#m'>hidden</a></div><video></video><iframe></iframe>"
     "</main><footer lang=xx>f</footer></body>"
-)
-_WARM_RUN_JS = (
-    f"document.documentElement.innerHTML = {json.dumps(_WARM_DOCUMENT)};"
-    " axe.run(document).then(r => r.violations.length)"
 )
 
 
@@ -150,7 +146,13 @@ class SparePages:
                 with trio.fail_after(STEP_TIMEOUT):
                     world = await isolated_world(page.session, page.main_frame_id, "a11y-warm")
                     await inject(page.session, world)
-                    await evaluate(page.session, _WARM_RUN_JS, world, await_promise=True)
+                    await call_function(
+                        page.session,
+                        load_script("audit", "axe_warm_run"),
+                        _WARM_DOCUMENT,
+                        context_id=world,
+                        await_promise=True,
+                    )
         except BaseException:
             await self._close(page, context_id)
             raise

@@ -16,9 +16,9 @@ from typing import Any
 
 import trio
 
-from ._groups import single_exception
 from .connection import Connection
 from .errors import BrowserClosed, BrowserLaunchError, CDPError
+from .groups import single_exception
 from .launcher import BrowserProcess, LaunchOptions, start_chromium
 from .page import Page
 from .protocol import browser as browser_domain
@@ -87,9 +87,20 @@ class Browser:
 
     # -- contexts and pages ------------------------------------------------
 
-    async def create_context(self) -> str:
-        """A fresh incognito-like context: its own cookies, storage and cache."""
-        return str(await self.session.execute(target_domain.create_browser_context(dispose_on_detach=True)))
+    async def create_context(
+        self, *, proxy_server: str | None = None, proxy_bypass_list: str | None = None
+    ) -> str:
+        """A fresh incognito-like context: its own cookies, storage and cache; with
+        ``proxy_server``, every connection of the context goes through that proxy."""
+        return str(
+            await self.session.execute(
+                target_domain.create_browser_context(
+                    dispose_on_detach=True,
+                    proxy_server=proxy_server,
+                    proxy_bypass_list=proxy_bypass_list,
+                )
+            )
+        )
 
     async def dispose_context(self, context_id: str) -> None:
         """Dispose a context; tolerant of a browser that is already gone."""
@@ -163,6 +174,11 @@ class Browser:
         """Run a helper task in the browser's nursery (it ends when the browser does)."""
         self._nursery.start_soon(fn, *args)
 
+    async def start_service(self, fn: Any, *args: Any) -> Any:
+        """Start a long-lived helper in the browser's nursery and wait until it reports ready
+        (``task_status.started``); it ends when the browser does."""
+        return await self._nursery.start(fn, *args)
+
     async def close(self) -> None:
         """Ask the browser to close; the owning ``launch`` block kills it regardless."""
         if self.connection.is_open:
@@ -199,12 +215,14 @@ async def _watch_process(process: BrowserProcess, connection: Connection) -> Non
 
 
 @asynccontextmanager
-async def _session(
+async def _browser_scope(
     open_transport: Callable[[trio.Nursery], Awaitable[Transport]],
     process: BrowserProcess | None,
     timeout: float,
 ) -> AsyncIterator[Browser]:
-    """Own the nursery for one browser connection: reader, watcher, page helpers."""
+    """The lifetime of one connected browser: a nursery owning its connection's reader, the
+    process watcher and every page's helper tasks, all ended (and the connection closed)
+    when the block exits, on every path."""
     with single_exception():
         async with trio.open_nursery() as nursery:
             connection = Connection(await open_transport(nursery))
@@ -248,7 +266,7 @@ async def launch(options: LaunchOptions | None = None, **overrides: Any) -> Asyn
         return await WebSocketTransport.connect(nursery, await process.wait_for_port(opts.timeout))
 
     try:
-        async with _session(open_transport, process, opts.timeout) as browser:
+        async with _browser_scope(open_transport, process, opts.timeout) as browser:
             yield browser
     finally:
         await process.terminate()
@@ -278,5 +296,5 @@ async def connect(url: str, *, timeout: float = 10.0) -> AsyncIterator[Browser]:
     async def open_transport(nursery: trio.Nursery) -> Transport:
         return await WebSocketTransport.connect(nursery, ws_url)
 
-    async with _session(open_transport, None, timeout) as browser:
+    async with _browser_scope(open_transport, None, timeout) as browser:
         yield browser

@@ -7,7 +7,9 @@ Invariants the rest of the driver relies on:
   fails at once with the reason and every subscription ends;
 * a detached or crashed target fails only the commands of its own session;
 * nothing the browser sends (unknown session, unknown event, bad JSON) can
-  raise out of the reader.
+  raise out of the reader;
+* the reader never waits for a subscriber: each subscription holds a bounded
+  number of events and drops its oldest, counted, when its reader falls behind.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from __future__ import annotations
 import itertools
 import json
 import logging
-import math
 from collections import OrderedDict
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from .errors import (
     TargetClosed,
     TargetCrashed,
 )
+from .event_buffer import DEFAULT_BOUND, EventBuffer
 from .protocol import util as protocol_util
 from .transport import Transport
 
@@ -72,7 +74,13 @@ class _Pending:
 
 
 class Subscription:
-    """A stream of events for one session, closed when the session or connection ends."""
+    """A stream of events for one session, closed when the session or connection ends.
+
+    Events wait in a bounded buffer (:class:`~cdpdriver.event_buffer.EventBuffer`): the
+    reader never waits for a subscriber, and a subscriber that falls ``buffer`` events
+    behind loses the oldest ones. :attr:`dropped` counts them, so a reader that needs every
+    event can tell when it did not get them.
+    """
 
     def __init__(
         self,
@@ -84,28 +92,37 @@ class Subscription:
         self._conn = conn
         self._keys = keys
         self.raw = raw
-        self._send, self._receive = trio.open_memory_channel[Any](buffer)
+        methods = ", ".join(method for _, method in keys)
+        self._events: EventBuffer[Any] = EventBuffer(
+            buffer, label=f"subscription to {methods} (session {keys[0][0] if keys else None})"
+        )
+
+    @property
+    def dropped(self) -> int:
+        """Events dropped so far because this subscriber fell ``buffer`` events behind."""
+        return self._events.dropped
 
     async def receive(self) -> Any:
         """Next event; raises ``trio.EndOfChannel`` when the session or connection ended."""
-        return await self._receive.receive()
+        return await self._events.get()
 
     def receive_nowait(self) -> Any:
-        return self._receive.receive_nowait()
+        """Next event if one is queued; ``trio.WouldBlock`` if none, ``trio.EndOfChannel`` once ended."""
+        return self._events.get_nowait()
 
     def __aiter__(self) -> Subscription:
         return self
 
     async def __anext__(self) -> Any:
         try:
-            return await self._receive.receive()
+            return await self._events.get()
         except trio.EndOfChannel:
             raise StopAsyncIteration from None
 
     def close(self) -> None:
-        """Stop delivery; safe to call twice."""
+        """Stop delivery; events already queued can still be read. Safe to call twice."""
         self._conn._unsubscribe(self)
-        self._send.close()
+        self._events.close()
 
     def __enter__(self) -> Subscription:
         return self
@@ -113,16 +130,13 @@ class Subscription:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _end(self) -> None:
+        """End the stream from the connection's side (session or connection gone)."""
+        self._events.close()
+
     def _deliver(self, event: Any) -> bool:
-        """Queue ``event``; False once the receiving side is gone."""
-        try:
-            self._send.send_nowait(event)
-            return True
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            return False
-        except trio.WouldBlock:
-            log.warning("event subscriber full; dropping %s", type(event).__name__)
-            return True
+        """Queue ``event`` without waiting; False once the subscription is closed."""
+        return self._events.put(event)
 
 
 class Connection:
@@ -172,7 +186,7 @@ class Connection:
         subscribers, self._subscribers = self._subscribers, {}
         for subs in subscribers.values():
             for sub in subs:
-                sub._send.close()
+                sub._end()
         self.closed.set()
 
     async def aclose(self) -> None:
@@ -244,14 +258,19 @@ class Connection:
         *,
         session_id: str | None = None,
         raw: bool = False,
-        buffer: float = math.inf,
+        buffer: float = DEFAULT_BOUND,
     ) -> Subscription:
-        """Subscribe before sending the command that triggers the events."""
+        """Subscribe before sending the command that triggers the events.
+
+        At most ``buffer`` events wait unread; past that the oldest are dropped and counted
+        in ``Subscription.dropped`` (``math.inf`` keeps every event, for a reader that
+        drains them all anyway).
+        """
         names = [methods] if isinstance(methods, str) else list(methods)
         keys = [(session_id, name) for name in names]
         sub = Subscription(self, keys, raw, buffer)
         if self._closed is not None or (session_id is not None and session_id in self._dead_sessions):
-            sub._send.close()
+            sub._end()
             return sub
         for key in keys:
             self._subscribers.setdefault(key, []).append(sub)
@@ -363,7 +382,7 @@ class Connection:
     def _close_session_streams(self, session_id: str) -> None:
         for key in [k for k in self._subscribers if k[0] == session_id]:
             for sub in self._subscribers.pop(key, []):
-                sub._send.close()
+                sub._end()
 
 
 def _fresh(error: CDPError) -> CDPError:

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
+from . import evaluation
 from .errors import (
     BrowserClosed,
     CDPError,
-    JavaScriptError,
     NavigationFailed,
     NavigationTimeout,
     TargetClosed,
@@ -352,29 +352,18 @@ class Page:
         user_gesture: bool = False,
         timeout: float | None = None,
     ) -> Any:
-        """Evaluate and return the value; a thrown exception raises ``JavaScriptError``."""
-        result = await self.session.execute(
-            runtime.evaluate(
-                expression=expression,
-                await_promise=await_promise,
-                return_by_value=return_by_value,
-                context_id=context_id if context_id is not None else None,
-                user_gesture=user_gesture or None,
-            ),
-            timeout=timeout,
+        """Evaluate in the main frame (or ``context_id``) and return the value, or the
+        RemoteObject when not ``return_by_value``; a thrown exception raises ``JavaScriptError``."""
+        remote = await evaluation.evaluate_remote(
+            self.session, expression, context_id, by_value=return_by_value,
+            await_promise=await_promise, user_gesture=user_gesture, timeout=timeout,
         )
-        return unwrap_evaluation(result, return_by_value)
+        return evaluation.remote_value(remote) if return_by_value else remote
 
     async def isolated_world(self, frame_id: str | None = None, name: str = "a11y") -> int:
-        """A fresh isolated world in a frame: page scripts cannot see or patch it."""
-        context_id = await self.session.execute(
-            page_domain.create_isolated_world(
-                frame_id=frame_id or self.main_frame_id,
-                world_name=name,
-                grant_univeral_access=True,
-            )
-        )
-        return int(context_id)
+        """The isolated world ``name`` in a frame: page scripts cannot see or patch it (see
+        :func:`cdpdriver.evaluation.isolated_world`)."""
+        return await evaluation.isolated_world(self.session, frame_id or self.main_frame_id, name)
 
     async def title(self) -> str:
         return str(await self.evaluate("document.title"))
@@ -419,38 +408,3 @@ class Page:
         """True once closed by us, or once its target went away (window.close(), crash, browser gone)."""
         return self._closed or self._gone
 
-
-def unwrap_evaluation(result: Any, by_value: bool = True) -> Any:
-    """The value of an ``EvaluateResult``; exception details become ``JavaScriptError``."""
-    details = result.exception_details
-    if details is not None:
-        exception = details.exception
-        description = (exception.description if exception is not None else None) or details.text
-        message, _, stack = str(description).partition("\n")
-        if not stack and details.stack_trace is not None:
-            stack = "\n".join(
-                f"    at {f.function_name or '<anonymous>'} ({f.url}:{f.line_number}:{f.column_number})"
-                for f in details.stack_trace.call_frames or []
-            )
-        raise JavaScriptError(
-            message,
-            url=details.url,
-            line=details.line_number,
-            column=details.column_number,
-            stack=stack or None,
-        )
-    remote = result.result
-    if not by_value:
-        return remote
-    if remote.type == "undefined":
-        return None
-    return remote.value if remote.value is not None else _unserializable(remote)
-
-
-def _unserializable(remote: Any) -> Any:
-    special = getattr(remote, "unserializable_value", None)
-    if special is None:
-        return None
-    return {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf"), "-0": -0.0}.get(
-        str(special), str(special)
-    )

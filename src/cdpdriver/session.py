@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from .connection import ANY_METHOD, Command, Connection, Subscription
+from .event_buffer import DEFAULT_BOUND
 
 T = TypeVar("T")
 
@@ -28,9 +28,13 @@ class Session:
         return await self.connection.send(method, params, session_id=self.session_id, timeout=timeout)
 
     def listen(
-        self, methods: str | Iterable[str] = ANY_METHOD, *, raw: bool = False, buffer: float = math.inf
+        self, methods: str | Iterable[str] = ANY_METHOD, *, raw: bool = False, buffer: float = DEFAULT_BOUND
     ) -> Subscription:
-        """Subscribe to this session's events; use as a ``with`` block to unsubscribe."""
+        """Subscribe to this session's events; use as a ``with`` block to unsubscribe.
+
+        Holds at most ``buffer`` unread events, then drops the oldest and counts them in
+        ``Subscription.dropped`` (see :meth:`Connection.subscribe`).
+        """
         return self.connection.subscribe(methods, session_id=self.session_id, raw=raw, buffer=buffer)
 
     def __repr__(self) -> str:

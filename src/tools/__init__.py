@@ -1,5 +1,41 @@
 """The MCP tools: one registry of declarations, one module per namespace.
 
 ``tools.registry`` holds the declarations; ``tools.catalog.load()`` imports
-every namespace module so the registry is complete.
+every module in ``tools/namespaces/`` so the registry is complete. The MCP
+server, ``--list-tools``, ``docs/tools.md`` and ``batch_execute`` all read the
+registry, so a tool declared once is everywhere.
+
+How to add a tool
+-----------------
+1. **Where.** In the namespace module of its prefix (``page_…`` in
+   ``namespaces/page.py``); a new prefix gets a new module in
+   ``tools/namespaces/``, found without any list to edit. The namespace (the
+   ``category`` of ``--list-tools``) is the part of the name before the first
+   ``_``, never the module, so a large namespace may span several modules
+   (``page.py``, ``page_capture.py``, ``page_inspect.py``). Logic that is more
+   than the tool's own few lines goes in a module outside ``namespaces/``
+   (``tools/assertions/``, ``tools/state_snapshot.py``), page-side JavaScript in
+   ``tools/js/<name>.js``, loaded with ``cdpdriver.scripts.load_script("tools", name)``.
+2. **The declaration**, the only one there is::
+
+       @tool("page_get_title", NoInput, TitleOutput)
+       async def get_title(session: ToolSession, args: NoInput) -> TitleOutput:
+           \"\"\"Return the current tab's page title (what an agent reads).\"\"\"
+
+   The docstring is the description an agent reads, so write it for one: what
+   the tool does, what it returns, when a failure is a normal result. Tools
+   built from a table (one handler shape, many rows) call
+   ``tool(name, Input, Output, description=row.description)(handler)``. Add
+   ``records=True`` when the call changes the page, so recordings keep it.
+3. **Models.** Input and output are pydantic models deriving from
+   ``models.ToolInput`` / ``models.ToolOutput``; every field has a
+   ``Field(description=…)`` (the schema an agent sees). Do not give a model a
+   docstring unless it should be the schema's description. Reuse the shared
+   inputs in ``tools.models`` (``SelectorInput``, ``TimeoutMs``…).
+4. **Tests** go through the MCP layer, as an agent calls the tool: a test in
+   ``tests/tools/test_<namespace>.py`` using the ``mcp`` fixture
+   (``await mcp.ok("page_get_title")``, ``await mcp.fail(…)`` for the error
+   code), against a real page served by the ``site`` fixture.
+5. **Docs.** Regenerate the reference with ``python scripts/gen_tool_docs.py``
+   (``--check`` fails when ``docs/tools.md`` is stale) and commit it.
 """

@@ -1,4 +1,9 @@
-"""Typed tool failures and the mapping from driver errors to tool error codes."""
+"""Typed tool failures and the mapping from driver errors to tool error codes.
+
+:func:`from_exception` is the one place a driver error becomes a tool error code: the
+registry applies it to whatever a handler raises, so handlers raise a ``ToolError`` only
+when they can say something more useful than the driver (what to do next).
+"""
 
 from __future__ import annotations
 
@@ -15,7 +20,6 @@ from cdpdriver import (
     JavaScriptError,
     NavigationFailed,
     NavigationTimeout,
-    ProtocolError,
     TargetClosed,
 )
 
@@ -67,9 +71,7 @@ def from_exception(exc: BaseException) -> ToolError:
         return ToolError("no_browser", "the browser closed or crashed; the next call relaunches it")
     if isinstance(exc, TargetClosed):
         return ToolError("target_closed", f"{exc}; call tab_list to pick another tab")
-    if isinstance(exc, ProtocolError):
-        return ToolError("cdp_error", str(exc))
-    if isinstance(exc, CDPError):
+    if isinstance(exc, CDPError):  # ProtocolError and the rest of the driver's errors
         return ToolError("cdp_error", str(exc))
     if isinstance(exc, ValueError):
         return ToolError("invalid_arguments", str(exc))

@@ -1,6 +1,6 @@
 """Find elements for tools, wait until they can be acted on, and act with real input.
 
-``find`` runs ``LOCATE_FUNCTION`` in the current frame; it polls inside the
+``find`` runs ``js/locate_element.js`` in the current frame; it polls inside the
 page, so one call covers the whole wait. When navigation destroys the frame's
 context mid-wait, the call is retried with the time that is left.
 """
@@ -8,19 +8,30 @@ context mid-wait, the call is retried with the time that is left.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import trio
 
-from cdpdriver import CDPError, JavaScriptError, ProtocolError, Session
+from cdpdriver import (
+    CDPError,
+    JavaScriptError,
+    ProtocolError,
+    Session,
+    call_function_remote,
+    evaluate_remote,
+)
+from cdpdriver.protocol.runtime import RemoteObject
+from cdpdriver.scripts import call_expression, load_script
 
 from . import inputs
 from .errors import ToolError
-from .locate_js import LOCATE_FUNCTION
 from .session import ToolSession
 from .tab import FrameRef, Tab
 
+LOCATE_FUNCTION = load_script("tools", "locate_element")
 _CONTEXT_LOST = ("Execution context was destroyed", "Cannot find context", "Inspected target navigated",
                  "context with specified id", "Promise was collected")
 
@@ -42,16 +53,14 @@ class Element:
         return self.frame.session
 
     async def call(self, function: str, *args: Any, by_value: bool = True, user_gesture: bool = False) -> Any:
-        """Call ``function(this=element, ...args)`` in the page and return its value."""
-        reply = await self.session.send("Runtime.callFunctionOn", {
-            "functionDeclaration": function,
-            "objectId": self.object_id,
-            "arguments": [{"value": a} for a in args],
-            "returnByValue": by_value,
-            "awaitPromise": True,
-            "userGesture": user_gesture,
-        })
-        return _value(reply, by_value)
+        """Call ``function(this=element, ...args)`` in the page and return its value (see
+        :func:`_tool_value`)."""
+        with _thrown_message():
+            remote = await call_function_remote(
+                self.session, function, *args, object_id=self.object_id, by_value=by_value,
+                await_promise=True, user_gesture=user_gesture,
+            )
+        return _tool_value(remote, by_value)
 
     async def center(self) -> tuple[float, float]:
         """The element's visible centre in top-level viewport coordinates."""
@@ -110,15 +119,22 @@ def _quad_area(q: list[float]) -> float:
                + (q[6] * q[1] - q[7] * q[0])) / 2
 
 
-def _value(reply: dict[str, Any], by_value: bool) -> Any:
-    details = reply.get("exceptionDetails")
-    if details:
-        exc = details.get("exception") or {}
-        raise JavaScriptError(str(exc.get("description") or details.get("text", "error")).split("\n")[0])
-    result = reply.get("result") or {}
-    if not by_value:
-        return result
-    return result.get("value")
+def _tool_value(remote: RemoteObject, by_value: bool) -> Any:
+    """What a tool gets back from page script: the JSON value as the browser serialised it
+    (None for what JSON cannot carry: undefined, NaN, BigInt…), or the handle's JSON
+    (``{"objectId": …}``) when not ``by_value``. Tool answers are JSON."""
+    return remote.value if by_value else remote.to_json()
+
+
+@contextmanager
+def _thrown_message() -> Iterator[None]:
+    """Report a script error to tools by its message alone, without the location the driver
+    appends: page functions signal typed tool errors through that message, which
+    ``element.page_call`` reads back as JSON."""
+    try:
+        yield
+    except JavaScriptError as exc:
+        raise JavaScriptError(exc.message, stack=exc.stack) from None
 
 
 async def current_frame(session: ToolSession, tab: Tab) -> FrameRef:
@@ -155,8 +171,7 @@ async def find(
     while True:
         remaining_ms = max(0, int((deadline - trio.current_time()) * 1000))
         params: dict[str, Any] = {
-            "expression": f"({LOCATE_FUNCTION})({json.dumps(locator)}, {json.dumps(state)}, "
-                          f"{remaining_ms}, {json.dumps(options)})",
+            "expression": call_expression(LOCATE_FUNCTION, locator, state, remaining_ms, options),
             "awaitPromise": True,
             "returnByValue": False,
         }
@@ -272,19 +287,34 @@ async def guard_dialog(tab: Tab, command: Any) -> Any:
 
 async def evaluate(session: ToolSession, expression: str, *, await_promise: bool = True,
                    by_value: bool = True, timeout: float | None = None) -> Any:
-    """Evaluate in the current frame's main world."""
+    """Evaluate in the current frame's main world, as a user gesture."""
     tab = await session.tab()
     check_no_dialog(tab)
     frame = await current_frame(session, tab)
-    params: dict[str, Any] = {"expression": expression, "awaitPromise": await_promise,
-                              "returnByValue": by_value, "userGesture": True}
-    if frame.context_id is not None:
-        params["contextId"] = frame.context_id
-    reply = await _until_dialog(tab, frame.session.send("Runtime.evaluate", params, timeout=timeout))
-    if reply is None:
-        raise ToolError("dialog_open", _dialog_message(tab))
-    return _value(reply, by_value)
+    return await evaluate_in(tab, frame.session, expression, context_id=frame.context_id,
+                             await_promise=await_promise, by_value=by_value, user_gesture=True,
+                             timeout=timeout)
+
+
+async def evaluate_in(tab: Tab, session: Session, expression: str, *, context_id: int | None = None,
+                      await_promise: bool = True, by_value: bool = True, user_gesture: bool = False,
+                      timeout: float | None = None) -> Any:
+    """Evaluate in one of ``tab``'s frames (rendered by ``session``; ``context_id`` None is the
+    main world) and return what a tool gets (:func:`_tool_value`).
+
+    A page that opens a dialog cannot hang the call: an open dialog is a dialog_open error.
+    """
+    check_no_dialog(tab)
+    with _thrown_message():
+        remote = await _until_dialog(tab, evaluate_remote(
+            session, expression, context_id, by_value=by_value, await_promise=await_promise,
+            user_gesture=user_gesture, timeout=timeout,
+        ))
+    if remote is None:
+        check_no_dialog(tab)
+        raise ToolError("dialog_open", "a dialog opened; call dialog_handle first")
+    return _tool_value(remote, by_value)
 
 
 __all__ = ["CDPError", "Element", "actionable", "check_no_dialog", "current_frame", "element", "evaluate",
-           "find", "guard_dialog"]
+           "evaluate_in", "find", "guard_dialog"]

@@ -21,10 +21,10 @@ from typing import Any, Generic, TypeVar
 
 import trio
 
-from cdpdriver import CDPError, JavaScriptError, Session
+from cdpdriver import CDPError, Session
 
 from .errors import ToolError
-from .locate import check_no_dialog, guard_dialog
+from .locate import evaluate_in
 from .session import ToolSession
 from .tab import Tab
 
@@ -98,18 +98,7 @@ class Switch(Generic[R]):
 
 async def evaluate_main(tab: Tab, expression: str, *, timeout: float = 10.0) -> Any:
     """Evaluate in the tab's main frame; an open dialog is a dialog_open error, never a hang."""
-    check_no_dialog(tab)
-    reply = await guard_dialog(tab, tab.session.send("Runtime.evaluate", {
-        "expression": expression, "awaitPromise": True, "returnByValue": True,
-    }, timeout=timeout))
-    if reply is None:
-        check_no_dialog(tab)
-        raise ToolError("dialog_open", "a dialog opened; call dialog_handle first")
-    details = reply.get("exceptionDetails")
-    if details:
-        exc = details.get("exception") or {}
-        raise JavaScriptError(str(exc.get("description") or details.get("text", "error")).split("\n")[0])
-    return (reply.get("result") or {}).get("value")
+    return await evaluate_in(tab, tab.session, expression, timeout=timeout)
 
 
 @dataclass

@@ -54,19 +54,27 @@ def tool(
     input: type[BaseModel],
     output: type[BaseModel],
     *,
+    description: str | None = None,
     records: bool = False,
 ) -> Callable[[Handler], Handler]:
-    """Declare a tool; its description is the handler's docstring, written for an agent."""
+    """Declare a tool: the only way a handler becomes one.
+
+    Used as a decorator, the description is the handler's docstring; a tool built
+    from a table (one handler shape, many rows) passes its row's ``description``
+    and calls ``tool(name, In, Out, description=…)(handler)``. Either text is
+    written for an agent and laid out like a docstring. ``records`` marks tools
+    whose calls a recording keeps (they change the page).
+    """
 
     def register(handler: Handler) -> Handler:
         if name in REGISTRY:
             raise ValueError(f"tool {name} declared twice")
         if name.count("_") < 1:
             raise ValueError(f"tool name {name} is not namespace_verb_target")
-        description = _paragraphs(inspect.cleandoc(handler.__doc__ or ""))
-        if not description:
+        text = _paragraphs(inspect.cleandoc(description if description is not None else handler.__doc__ or ""))
+        if not text:
             raise ValueError(f"tool {name} has no description")
-        REGISTRY[name] = Tool(name, description, input, output, handler, records)
+        REGISTRY[name] = Tool(name, text, input, output, handler, records)
         return handler
 
     return register

@@ -3,15 +3,21 @@
 One helper task per tab records console messages, network requests, dialogs
 and execution contexts from the moment the tab opens, so an agent can ask
 afterwards what the page logged or fetched.
+
+A page can log or fetch without end, so every per-tab buffer has a fixed size
+(``CONSOLE_KEPT``, ``REQUESTS_KEPT``, ``LOGS_KEPT``). The overflow policy is the
+same for all three: the oldest entry is dropped and counted in the buffer's
+``dropped``, which the tools that read the buffer report, so an agent knows its
+view starts late. Clearing a buffer resets its count.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import trio
 
@@ -21,10 +27,41 @@ from .inputs import MouseState
 
 log = logging.getLogger(__name__)
 
-CONSOLE_KEPT = 2000
-REQUESTS_KEPT = 5000
-LOGS_KEPT = 2000
+CONSOLE_KEPT = 2000  # console messages and uncaught exceptions per tab
+REQUESTS_KEPT = 5000  # network requests per tab (a redirect hop counts as one)
+LOGS_KEPT = 2000  # browser log entries (Log domain) per tab
 _CONSOLE_TYPES = {"warning": "warn", "assert": "error", "trace": "log", "dir": "log", "table": "log"}
+
+
+T = TypeVar("T")
+
+
+class DropOldest(Generic[T]):
+    """The newest ``limit`` entries, oldest first; a full buffer drops its oldest and counts it.
+
+    ``dropped`` counts since the buffer was created or last cleared, so a reader can tell
+    "nothing happened before this" from "older entries were lost".
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.dropped = 0
+        self._entries: deque[T] = deque(maxlen=limit)
+
+    def append(self, entry: T) -> None:
+        if len(self._entries) == self.limit:
+            self.dropped += 1
+        self._entries.append(entry)
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self.dropped = 0
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
 
 @dataclass
@@ -69,12 +106,31 @@ class RequestRecord:
     post_data: str | None = None
 
 
+class RequestLog(OrderedDict[str, RequestRecord]):
+    """Request records by id, oldest first, with the same policy as :class:`DropOldest`."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+        self.dropped = 0
+
+    def __setitem__(self, request_id: str, record: RequestRecord) -> None:
+        super().__setitem__(request_id, record)
+        while len(self) > self.limit:
+            self.popitem(last=False)
+            self.dropped += 1
+
+    def clear(self) -> None:
+        super().clear()
+        self.dropped = 0
+
+
 class Tab:
     def __init__(self, page: Page) -> None:
         self.page = page
-        self.console: deque[dict[str, Any]] = deque(maxlen=CONSOLE_KEPT)
-        self.browser_logs: deque[dict[str, Any]] = deque(maxlen=LOGS_KEPT)
-        self.requests: OrderedDict[str, RequestRecord] = OrderedDict()
+        self.console: DropOldest[dict[str, Any]] = DropOldest(CONSOLE_KEPT)
+        self.browser_logs: DropOldest[dict[str, Any]] = DropOldest(LOGS_KEPT)
+        self.requests = RequestLog(REQUESTS_KEPT)
         self.dialog: Dialog | None = None
         self.dialog_opened = trio.Event()
         self.contexts: dict[str, int] = {}
@@ -156,16 +212,16 @@ class Tab:
         request_id = params.get("requestId", "")
         record = self.requests.get(request_id)
         if record is not None and params.get("redirectResponse"):
-            # A redirect reuses the id: keep the hop under its own key.
-            self.requests[f"{request_id}#{len(self.requests)}"] = record
+            # A redirect reuses the id: keep the hop under its own key (removed first, so a
+            # full log cannot drop it between the two steps).
+            hop_key = f"{request_id}#{len(self.requests)}"
             del self.requests[request_id]
+            self.requests[hop_key] = record
         self.requests[request_id] = RequestRecord(
             request_id=request_id, url=request.get("url", ""), method=request.get("method", "GET"),
             resource_type=params.get("type", "Other"), started=params.get("timestamp") or 0.0,
             request_headers=request.get("headers") or {}, post_data=request.get("postData"),
         )
-        while len(self.requests) > REQUESTS_KEPT:
-            self.requests.popitem(last=False)
 
     def _response(self, params: dict[str, Any]) -> None:
         record = self.requests.get(params.get("requestId", ""))

@@ -8,8 +8,7 @@ from typing import Any
 import trio
 
 from audit.models import AuditRequest
-from cdpdriver import Page, Session
-from cdpdriver.page import unwrap_evaluation
+from cdpdriver import Page, Session, unwrap_evaluation
 from cdpdriver.protocol import dom, runtime
 
 HOP = " >>> "

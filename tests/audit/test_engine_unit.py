@@ -8,8 +8,9 @@ import pytest
 import trio
 
 from audit.crawl import crawl_site
-from audit.engine import AuditFailed, PageAudit, classify
+from audit.failures import AuditFailed, classify
 from audit.models import PageResult
+from audit.page_audit import PageAudit
 from cdpdriver import (
     BrowserClosed,
     CommandTimeout,

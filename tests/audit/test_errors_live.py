@@ -10,7 +10,8 @@ import threading
 import pytest
 import trio
 
-from audit.engine import AuditFailed, EngineLimits, run_audit
+from audit.engine import EngineLimits, run_audit
+from audit.failures import AuditFailed
 from cdpdriver import launch
 from tests.audit.support import make_request
 from tests.support.site import Request, Response

@@ -186,11 +186,11 @@ async def test_page_scripts_cannot_tamper_with_axe(browser, site):
 
 async def test_results_cross_cdp_in_chunks(browser, site, monkeypatch):
     """Partials and results larger than one chunk are split and joined without loss."""
-    import audit.axe
+    import cdpdriver.evaluation
 
     url = site.url("/audit/violations.html")
     whole = await run_audit(browser, make_request(url), FAST)
-    monkeypatch.setattr(audit.axe, "CHUNK_CHARS", 997)
+    monkeypatch.setattr(cdpdriver.evaluation, "CHUNK_CHARS", 997)
     chunked = await run_audit(browser, make_request(url), FAST)
     strip = {"duration_ms"}
     assert chunked.model_dump(exclude=strip) == whole.model_dump(exclude=strip)

@@ -3,14 +3,14 @@ refused before they leave the browser (the test server never sees them)."""
 
 from __future__ import annotations
 
-import ipaddress
-
 import pytest
 import trio
 
-from audit.engine import AuditFailed, EngineLimits, audit_page, run_audit
-from audit.netguard import NetGuard, is_private_address, resolve_host
+from audit.engine import EngineLimits, audit_page, run_audit
+from audit.failures import AuditFailed
+from audit.netguard import NetGuard
 from tests.audit.support import make_request
+from tests.support.site import Response
 
 BLOCKING = EngineLimits(navigation_timeout=15, audit_timeout=60, block_private_networks=True)
 
@@ -73,21 +73,35 @@ async def test_guard_records_refusals_in_frames_and_fetch(page, site):
     assert paths(site, "/guard2/") == ["/guard2/page", "/guard2/inner"]
 
 
-@pytest.mark.parametrize(
-    ("address", "private"),
-    [
-        ("127.0.0.1", True), ("10.1.2.3", True), ("172.16.0.1", True), ("192.168.1.1", True),
-        ("169.254.169.254", True), ("0.0.0.0", True), ("224.0.0.1", True), ("::1", True),
-        ("fe80::1", True), ("fc00::1", True), ("::ffff:127.0.0.1", True), ("::", True),
-        ("93.184.215.14", False), ("2606:2800:21f:cb07:6820:80da:af6b:8b2c", False),
-        ("::ffff:8.8.8.8", False),
-    ],
-)
-def test_private_addresses(address, private):
-    assert is_private_address(ipaddress.ip_address(address)) is private
+@pytest.mark.parametrize("host", ["localhost", "localhost.", "anything.localhost", "LOCALHOST", "[::1]"])
+async def test_localhost_spellings_are_refused(browser, site, host):
+    """Chromium answers these names itself; the guard must not ask DNS and let them pass.
+    The caller learns nothing of the loopback server (no HTTP status in the failure)."""
+    path = f"/guard/spelling{abs(hash(host))}"
+    site.route(path, Response("<title>secret</title>", status=418))
+    url = site.url(path).replace("127.0.0.1", host)
+    with pytest.raises(AuditFailed) as info:
+        await run_audit(browser, make_request(url), BLOCKING)
+    assert info.value.code == "navigation_failed"
+    assert "418" not in str(info.value.details) and "418" not in info.value.message
+    assert paths(site, path) == []
 
 
-async def test_resolve_host_literals_and_localhost():
-    assert await resolve_host("[::1]", 80) == [ipaddress.ip_address("::1")]
-    assert await resolve_host("10.0.0.1", 80) == [ipaddress.ip_address("10.0.0.1")]
-    assert all(is_private_address(a) for a in await resolve_host("localhost", 80))
+async def test_redirect_to_a_private_address_is_refused(browser, site):
+    """Each hop of a redirect chain is judged: an allowed page may not redirect inward."""
+    target = site.route("/guard/inside", "<title>inside</title>")
+    start = site.route("/guard/hop", Response(status=302, headers={"Location": target}))
+    with pytest.raises(AuditFailed) as info:
+        await audit_page(browser, start, make_request(start), BLOCKING, allow=[start])
+    assert info.value.code == "navigation_failed"
+    assert "blocked" in info.value.message
+    assert paths(site, "/guard/hop") == ["/guard/hop"]
+    assert paths(site, "/guard/inside") == []
+
+
+async def test_unresolvable_name_is_refused_before_the_browser_looks(browser):
+    url = "http://no-such-host.invalid/"
+    with pytest.raises(AuditFailed) as info:
+        await run_audit(browser, make_request(url), BLOCKING)
+    assert info.value.details[0]["netError"] == "net::ERR_BLOCKED_BY_CLIENT"
+    assert "unresolvable" in info.value.message

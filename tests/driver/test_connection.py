@@ -107,3 +107,31 @@ async def test_message_over_ten_mebibytes(page):
     assert len(reply["data"]) > 10 * 1024 * 1024
     png = base64.b64decode(reply["data"])
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+async def test_flooding_page_overflows_a_small_buffer_by_dropping_the_oldest(page):
+    """A page logging far past a subscription's bound: the reader never stalls, the newest
+    events are kept, the rest are counted as dropped; a default subscription keeps them all."""
+    await page.session.send("Runtime.enable")
+    with (
+        page.session.listen("Runtime.consoleAPICalled", buffer=50) as small,
+        page.session.listen("Runtime.consoleAPICalled") as default,
+    ):
+        await page.evaluate("for (let i = 0; i < 2000; i++) console.log('line', i)")
+        # The reader stayed responsive throughout: a command after the flood is answered.
+        assert await page.evaluate("1 + 1") == 2
+        kept, everything = _queued(small), _queued(default)
+    assert small.dropped == 2000 - 50
+    assert [event.args[1].value for event in kept] == list(range(1950, 2000))
+    assert default.dropped == 0
+    assert [event.args[1].value for event in everything] == list(range(2000))
+
+
+def _queued(events) -> list:
+    """The events waiting in a subscription, taken without waiting."""
+    taken = []
+    while True:
+        try:
+            taken.append(events.receive_nowait())
+        except trio.WouldBlock:
+            return taken

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from a11y.server import RunningService, ServiceConfig, running_service
+from a11y.service import RunningService, ServiceConfig, running_service
 from tests.support.site import Request, Response
 
 PIXEL = "data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw=="

@@ -9,8 +9,8 @@ import socket
 
 import trio
 
-import a11y.server
-from a11y.server import ServiceConfig, create_app
+import a11y.service.handlers
+from a11y.service import ServiceConfig, create_app
 from tests.service.conftest import CLEAN, VIOLATIONS, assert_error, client_for, service_for
 
 
@@ -177,7 +177,7 @@ async def test_unexpected_engine_error_is_a_clean_500(client, site, monkeypatch,
     async def broken(*args, **kwargs):
         raise RuntimeError("internal detail that must not leak")
 
-    monkeypatch.setattr(a11y.server, "run_audit", broken)
+    monkeypatch.setattr(a11y.service.handlers, "run_audit", broken)
     caplog.set_level(logging.INFO, logger="a11y.server")
     url = site.route("/service/unexpected", CLEAN)
     response = await client.post("/audit", json={"url": url})
@@ -203,9 +203,9 @@ async def test_unexpected_error_on_any_route_uses_the_error_body():
 
 
 def test_local_llm_provider_needs_no_key():
-    assert a11y.server.llm_missing_setting("ollama", {}) is None
-    assert a11y.server.llm_missing_setting("openai-compatible", {}) is not None
-    assert a11y.server.llm_missing_setting(
+    assert a11y.service.handlers.llm_missing_setting("ollama", {}) is None
+    assert a11y.service.handlers.llm_missing_setting("openai-compatible", {}) is not None
+    assert a11y.service.handlers.llm_missing_setting(
         "openai-compatible", {"A11Y_LLM_BASE_URL": "http://127.0.0.1:8000"}) is None
 
 
@@ -269,8 +269,12 @@ async def test_concurrency_bounds_pages_across_crawls(chromium, site):
 
 
 def test_a_driver_navigation_error_names_the_net_error_like_the_engine():
-    from a11y.server import classify_failure
+    from types import SimpleNamespace
+
+    from audit.failures import classify
     from cdpdriver import NavigationFailed
 
-    code, _, details = classify_failure(NavigationFailed("http://x.test/", "net::ERR_NAME_NOT_RESOLVED"))
+    failure = classify(NavigationFailed("http://x.test/", "net::ERR_NAME_NOT_RESOLVED"),
+                       SimpleNamespace(is_connected=True))
+    code, details = failure.code, failure.details
     assert (code, details) == ("navigation_failed", [{"url": "http://x.test/", "netError": "net::ERR_NAME_NOT_RESOLVED"}])

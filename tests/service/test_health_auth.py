@@ -6,7 +6,7 @@ import re
 from contextlib import asynccontextmanager
 
 from a11y.cli import build_parser
-from a11y.server import ServiceConfig
+from a11y.service import ServiceConfig
 from audit.meta import package_version
 from cdpdriver import BrowserLaunchError
 from tests.service.conftest import assert_error, client_for, service_for

@@ -90,8 +90,10 @@ async def test_max_pages_above_the_server_cap(chromium):
 
 @pytest.mark.parametrize(
     "raw",
-    [b"{", b"", b'{"url": "http://a.test",}', b"NaN", b'{"url": NaN}', b"\xff\xfe\x00garbage"],
-    ids=["truncated", "empty", "trailing-comma", "nan", "nan-inside", "bad-bytes"],
+    [b"{", b"", b'{"url": "http://a.test",}', b"NaN", b'{"url": NaN}', b"\xff\xfe\x00garbage",
+     b"[" * 5000, b'{"a":' * 5000 + b"1" + b"}" * 5000, b"[" * 33 + b"]" * 33],
+    ids=["truncated", "empty", "trailing-comma", "nan", "nan-inside", "bad-bytes",
+         "deep-array", "deep-object", "just-too-deep"],
 )
 async def test_invalid_json(client, raw):
     response = await client.post("/audit", content=raw, headers={"Content-Type": "application/json"})

@@ -25,14 +25,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import trio
 
 from cdpdriver import Page
 
+from ..axe_bundle import rule_impacts
 from ..findings import findings_from, opening_tag
 from ..models import AuditRequest, Finding, FindingReview, LlmSummary, NeedsReviewItem, round1
+from ..page_audit import PageAudit
 from ..scoring import page_score
 from .config import default_model, images_enabled
 from .evidence import (
@@ -44,9 +46,6 @@ from .evidence import (
     score_basis,
 )
 from .judge import LlmOutcome, review
-
-if TYPE_CHECKING:
-    from ..engine import PageAudit
 
 log = logging.getLogger(__name__)
 
@@ -119,8 +118,6 @@ def _llm_item(item: ElementEvidence, verdict: FindingReview, as_finding: bool) -
 
 def _rescore(audit: PageAudit, evidence: Evidence, outcome: LlmOutcome) -> None:
     """Page score with the two LLM rules added as axe-style rule results (see module doc)."""
-    from ..axe import rule_impacts
-
     if not evidence.score_basis or audit.page.status != "ok":
         return
     extra: dict[str, list[dict[str, Any]]] = {"violations": [], "passes": []}
@@ -153,7 +150,7 @@ def apply_outcome(request: AuditRequest, audits: Sequence[PageAudit], outcome: L
             finding.llm = outcome.reviews.get(("finding", finding.page_url, finding.rule_id, finding.selector))
         for item in audit.needs_review:
             item.llm = outcome.reviews.get(("review", item.page_url, item.rule_id, item.selector))
-        evidence: Evidence | None = getattr(audit, "llm_evidence", None)
+        evidence = audit.llm_evidence
         if evidence is None:
             continue
         for candidate in evidence.items:
@@ -180,7 +177,7 @@ async def review_audit(
     if not options.enabled:
         return None
     try:
-        evidence = [e for a in audits if (e := getattr(a, "llm_evidence", None)) is not None]
+        evidence = [a.llm_evidence for a in audits if a.llm_evidence is not None]
         stop = None if deadline is None else max(trio.current_time(), deadline - DEADLINE_MARGIN)
         outcome = await review(evidence, options, deadline=stop)
         apply_outcome(request, audits, outcome)

@@ -24,7 +24,7 @@ from ..models import MessageOutput, NoInput, ToolInput, ToolOutput
 from ..recording import attach_helper, start_background, tab_alive
 from ..registry import tool
 from ..session import ToolSession
-from ..tab import Tab
+from ..tab import CONSOLE_KEPT, LOGS_KEPT, Tab
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +172,8 @@ class ConsoleEntriesOutput(ToolOutput):
         "line, column}] and, with the console debugger on, async_stack [{description, frames}]"))
     count: int
     total: int = Field(description="Matching entries before the limit")
+    dropped: int = Field(description=(
+        f"Older entries dropped because the tab keeps only the newest {CONSOLE_KEPT} (0 when none were)"))
 
 
 def _entry(message: dict[str, Any]) -> dict[str, Any]:
@@ -197,7 +199,7 @@ async def cdp_get_console_entries(session: ToolSession, args: ConsoleEntriesInpu
         if trace and (trace.get("parent") or trace.get("parentId")):
             entry["async_stack"] = await _async_chain(tab, trace)
         entries.append(entry)
-    return ConsoleEntriesOutput(entries=entries, count=len(entries), total=len(matching))
+    return ConsoleEntriesOutput(entries=entries, count=len(entries), total=len(matching), dropped=tab.console.dropped)
 
 
 # -- the browser's log --------------------------------------------------------------------
@@ -243,6 +245,8 @@ class BrowserLogsInput(ToolInput):
 class BrowserLogsOutput(ToolOutput):
     logs: list[dict[str, Any]] = Field(description="source, level, text, url, line, timestamp (ms since epoch)")
     count: int
+    dropped: int = Field(description=(
+        f"Older log entries dropped because the tab keeps only the newest {LOGS_KEPT} (0 when none were)"))
 
 
 @tool("cdp_get_browser_logs", BrowserLogsInput, BrowserLogsOutput)
@@ -258,4 +262,4 @@ async def cdp_get_browser_logs(session: ToolSession, args: BrowserLogsInput) -> 
             logs.append(issue)
     chosen = [e for e in logs if (args.source is None or e.get("source") == args.source)
               and (args.level is None or e.get("level") == args.level)]
-    return BrowserLogsOutput(logs=chosen, count=len(chosen))
+    return BrowserLogsOutput(logs=chosen, count=len(chosen), dropped=tab.browser_logs.dropped)

@@ -9,8 +9,8 @@ import trio
 from pydantic import Field
 
 from cdpdriver import CDPError, JavaScriptError
+from cdpdriver.scripts import load_script
 
-from .. import perf_js
 from ..errors import ToolError
 from ..models import NoInput, ToolInput, ToolOutput
 from ..recording import attach_helper, evaluate_main, stamp
@@ -30,14 +30,24 @@ _RUNTIME_DURATIONS = {
 _RUNTIME_COUNTS = {"LayoutCount": "layout_count", "RecalcStyleCount": "recalc_style_count"}
 
 
+def _applied_to_describe(function_source: str) -> str:
+    """The script calling ``function_source`` with the element describer, a function (not JSON)."""
+    return f"({function_source})({load_script('tools', 'describe_element_path')})"
+
+
+# Both pass the same element describer in, so the recorder and the measure name elements alike.
+RECORDER = _applied_to_describe(load_script("tools", "perf_interaction_recorder"))
+MEASURE = _applied_to_describe(load_script("tools", "perf_measure"))
+
+
 async def _install_recorder(tab: Tab) -> None:
     """Keep every interaction of 16 ms or more in this tab, now and after each navigation."""
     if tab.extras.get(RECORDER_KEY):
         return
     tab.extras[RECORDER_KEY] = True
     try:  # also a tab hook: a failure here must not stop the tab from opening
-        await tab.session.send("Page.addScriptToEvaluateOnNewDocument", {"source": perf_js.RECORDER}, timeout=10)
-        await evaluate_main(tab, perf_js.RECORDER, timeout=5)
+        await tab.session.send("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER}, timeout=10)
+        await evaluate_main(tab, RECORDER, timeout=5)
     except (ToolError, CDPError, JavaScriptError, trio.TooSlowError):
         pass  # a page that cannot run it now (dialog, crash) still gets it on its next document
 
@@ -93,7 +103,7 @@ async def cdp_get_performance_metrics(session: ToolSession, args: NoInput) -> Pe
     first call of this tool on; call it once early, interact, then call it again."""
     tab = await session.tab()
     await _recorder_everywhere(session, tab)
-    data = await evaluate_main(tab, perf_js.MEASURE, timeout=15)
+    data = await evaluate_main(tab, MEASURE, timeout=15)
     return PerformanceMetricsOutput(**data, runtime=await _runtime(tab))
 
 

@@ -18,12 +18,13 @@ from typing import Any, Literal
 import trio
 from pydantic import Field
 
-from audit.engine import AuditFailed, audit_page
+from audit.engine import audit_page
+from audit.failures import AuditFailed
 from audit.models import AuditRequest
+from cdpdriver.scripts import load_script
 
 from ..errors import ToolError
 from ..models import ToolInput, ToolOutput
-from ..quality_js import COLLECT, VITALS_OBSERVER
 from ..registry import tool
 from ..session import ToolSession
 
@@ -38,6 +39,11 @@ CURVES = {
                "tbt": (200, 600), "cls": (0.1, 0.25)},
 }
 WEIGHTS = {"fcp": 10, "speed_index": 10, "lcp": 25, "tbt": 30, "cls": 25}
+
+# Installed before any page script, so the observers see the whole load (paint, layout shifts).
+VITALS_OBSERVER = load_script("tools", "quality_vitals_observer")
+# One pass over the loaded page: metrics plus the facts the SEO and best-practice checks need.
+COLLECT = load_script("tools", "quality_collect")
 
 # Lighthouse's mobile profile: a mid-range phone, 4x CPU slowdown, slow 4G.
 DEVICES = {

@@ -13,6 +13,7 @@ from pydantic import Field
 from ..models import ConsoleMessage, NoInput, ToolInput, ToolOutput
 from ..registry import tool
 from ..session import ToolSession
+from ..tab import CONSOLE_KEPT
 
 Level = Literal["log", "info", "warn", "error", "debug"]
 LEVELS = ("log", "info", "warn", "error", "debug")
@@ -26,6 +27,8 @@ class GetMessagesInput(ToolInput):
 class GetMessagesOutput(ToolOutput):
     messages: list[ConsoleMessage] = Field(description="Oldest first")
     count: int
+    dropped: int = Field(description=(
+        f"Older messages dropped because the tab keeps only the newest {CONSOLE_KEPT} (0 when none were)"))
 
 
 class ClearOutput(ToolOutput):
@@ -48,9 +51,10 @@ async def console_get_messages(session: ToolSession, args: GetMessagesInput) -> 
     chosen = [entry for entry in tab.console if args.level is None or _level(entry) == args.level]
     messages = [ConsoleMessage(type=_level(e), text=e.get("text", ""), args=e.get("args") or [],
                                url=e.get("url", ""), line=max(0, int(e.get("line") or 0))) for e in chosen]
+    dropped = tab.console.dropped
     if args.clear:
         tab.console.clear()
-    return GetMessagesOutput(messages=messages, count=len(messages))
+    return GetMessagesOutput(messages=messages, count=len(messages), dropped=dropped)
 
 
 @tool("console_clear", NoInput, ClearOutput)

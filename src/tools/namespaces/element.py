@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from cdpdriver import JavaScriptError
+from cdpdriver.scripts import load_script
 
 from .. import locate
 from ..errors import ToolError
@@ -28,7 +29,7 @@ from ..session import ToolSession
 
 Wait = Literal["attached", "visible", "hover", "click", "edit"]
 
-# What each kind of tool waits for before it acts (see locate_js for the checks).
+# What each kind of tool waits for before it acts (see js/locate_element.js for the checks).
 WAITS: dict[str, dict[str, Any]] = {
     "attached": {"state": "attached"},                                    # getters
     "visible": {"state": "visible"},                                      # focus, screenshot, press
@@ -72,26 +73,9 @@ const deepActive = () => { let a = document.activeElement; while (a && a.shadowR
 """
 
 
-# What "checked" means to element_check/uncheck/is_checked: a checkbox or radio input, an element
-# whose role carries aria-checked, or the <label> of a checkbox/radio (clicking it toggles the control).
-CHECK_STATE_JS = r"""
-function() {
-  const ROLES = ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'];
-  const kindOf = (el) => {
-    if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return el.type;
-    const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
-    return ROLES.includes(role) ? role : null;
-  };
-  let el = this;
-  if (!kindOf(el) && el.localName === 'label' && el.control && kindOf(el.control)) el = el.control;
-  const kind = kindOf(el);
-  if (!kind) fail('invalid_arguments', `is a <${this.localName}>, not a checkbox, radio or switch `
-    + '(nor an element with role=checkbox/radio/switch); use element_click for other controls');
-  const native = el.localName === 'input';
-  return {kind, checked: native ? el.checked : el.getAttribute('aria-checked') === 'true',
-          mixed: native ? el.indeterminate : el.getAttribute('aria-checked') === 'mixed'};
-}
-"""
+# What "checked" means to element_check/uncheck/is_checked (a checkbox or radio, an aria-checked
+# role, or the <label> of one); run through page_call.
+CHECK_STATE_JS = load_script("tools", "check_state")
 
 
 def page_function(body: str) -> str:
@@ -137,17 +121,6 @@ def dialog_note(element: Element) -> str:
     return f"; it opened a {dialog.type} dialog ({dialog.message!r}): call dialog_handle to answer it"
 
 
-Handler = Callable[[ToolSession, Any], Awaitable[BaseModel]]
-
-
-def declare(name: str, input_model: type[BaseModel], output_model: type[BaseModel], handler: Handler,
-            description: str, *, records: bool = False) -> None:
-    """Register a table-built handler under its own name, with its own agent-facing description."""
-    handler.__name__ = handler.__qualname__ = name
-    handler.__doc__ = description
-    tool(name, input_model, output_model, records=records)(handler)
-
-
 @dataclass(frozen=True)
 class Action:
     """One row of an action table: locate with ``wait``, then ``act`` (a message or a full output)."""
@@ -173,8 +146,8 @@ def _declare_action(spec: Action) -> None:
         result = await spec.act(session, el, args)
         return MessageOutput(message=result) if isinstance(result, str) else result
 
-    declare(spec.name, spec.input, spec.output, handler, spec.description, records=spec.records)
+    tool(spec.name, spec.input, spec.output, description=spec.description, records=spec.records)(handler)
 
 
-__all__ = ["Action", "declare_actions", "CHECK_STATE_JS", "WAITS", "Element", "Wait", "css", "declare", "dialog_note", "element_handle", "locator_of",
+__all__ = ["Action", "declare_actions", "CHECK_STATE_JS", "WAITS", "Element", "Wait", "css", "dialog_note", "element_handle", "locator_of",
            "page_call", "page_function", "target"]

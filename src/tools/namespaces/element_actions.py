@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
+from cdpdriver.scripts import load_script
+
 from .. import inputs, locate
 from ..errors import ToolError
 from ..keys import parse_combo
@@ -29,50 +31,11 @@ from ..registry import tool
 from ..session import ToolSession
 from .element import Action, Element, declare_actions, dialog_note, page_call, target
 
-# -- page functions ------------------------------------------------------------------------
+# -- page functions (js/*.js, run through page_call) ----------------------------------------
 
-_FOCUS = r"""
-function() {
-  this.focus();
-  const a = deepActive();
-  if (a === this || this.contains(a) || (this.shadowRoot && this.shadowRoot.contains(a))) return '';
-  return a ? a.localName + (a.id ? '#' + a.id : '') : 'nothing';
-}
-"""
-
-
-_SCROLL_INTO_VIEW = r"""
-function() {
-  if (this.scrollIntoViewIfNeeded) this.scrollIntoViewIfNeeded(true);
-  else this.scrollIntoView({block: 'center', inline: 'center'});
-}
-"""
-
-
-_EVENT_CLASSES = r"""
-function(type, init) {
-  const CLASSES = [
-    [/^(click|dblclick|auxclick|contextmenu|mouse(down|up|move|over|out|enter|leave))$/, 'MouseEvent'],
-    [/^(pointer\w+|gotpointercapture|lostpointercapture)$/, 'PointerEvent'],
-    [/^key(down|up|press)$/, 'KeyboardEvent'], [/^(focus|blur|focusin|focusout)$/, 'FocusEvent'],
-    [/^(input|beforeinput)$/, 'InputEvent'], [/^(drag\w*|drop)$/, 'DragEvent'], [/^wheel$/, 'WheelEvent'],
-    [/^touch(start|end|move|cancel)$/, 'TouchEvent'], [/^composition(start|update|end)$/, 'CompositionEvent'],
-    [/^(copy|cut|paste)$/, 'ClipboardEvent'], [/^animation\w+$/, 'AnimationEvent'],
-    [/^transition\w+$/, 'TransitionEvent'], [/^submit$/, 'SubmitEvent'],
-  ];
-  const options = Object.assign({bubbles: true, cancelable: true, composed: true}, init || {});
-  let name = 'detail' in options ? 'CustomEvent' : 'Event';
-  for (const [pattern, cls] of CLASSES) if (pattern.test(type) && window[cls]) { name = cls; break; }
-  if (name === 'DragEvent' && options.dataTransfer && !(options.dataTransfer instanceof DataTransfer)) {
-    const data = new DataTransfer();
-    for (const [k, v] of Object.entries(options.dataTransfer)) data.setData(k, String(v));
-    options.dataTransfer = data;
-  }
-  const event = new window[name](type, options);
-  const notCancelled = this.dispatchEvent(event);
-  return {event_class: name, default_prevented: !notCancelled};
-}
-"""
+_FOCUS = load_script("tools", "focus_element")
+_SCROLL_INTO_VIEW = load_script("tools", "scroll_into_view")
+_EVENT_CLASSES = load_script("tools", "dispatch_event")
 
 
 # -- inputs and outputs ----------------------------------------------------------------------

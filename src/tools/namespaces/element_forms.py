@@ -17,6 +17,8 @@ from typing import Any, ClassVar
 import trio
 from pydantic import Field, model_validator
 
+from cdpdriver.scripts import load_script
+
 from .. import inputs, locate
 from ..errors import ToolError, from_exception
 from ..models import LocatorInput, MessageOutput, SelectorInput, ToolInput, ToolOutput
@@ -33,184 +35,17 @@ from .element import (
     target,
 )
 
-# -- page functions ------------------------------------------------------------------------
+# -- page functions (js/*.js, run through page_call) ----------------------------------------
 
-_CARET_TO_END = r"""
-function() {
-  this.focus();
-  const a = deepActive();
-  if (a !== this && !this.contains(a) && !(this.shadowRoot && this.shadowRoot.contains(a)))
-    fail('invalid_arguments', 'could not take focus, so typing would go elsewhere');
-  if (this.localName !== 'input' && this.localName !== 'textarea') {
-    const range = document.createRange();
-    range.selectNodeContents(this);
-    range.collapse(false);
-    const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range);
-    return true;
-  }
-  try { const n = this.value.length; this.setSelectionRange(n, n); return true; } catch (e) { return false; }
-}
-"""
-
-
-# Returns how to fill: "type" (selected, ready for insertText) or "set" (done in the page).
-_FILL_PREPARE = r"""
-function(value) {
-  const SET_DIRECTLY = {date: '2024-05-31', time: '13:45', 'datetime-local': '2024-05-31T13:45',
-    month: '2024-05', week: '2024-W22', color: '#ff8800', range: 'a number within min..max'};
-  const tag = this.localName;
-  const type = tag === 'input' ? (this.getAttribute('type') || 'text').toLowerCase() : '';
-  if (tag === 'select') fail('invalid_arguments', 'is a <select>: use element_select');
-  if (type === 'checkbox' || type === 'radio') fail('invalid_arguments', `is a ${type}: use element_check or element_uncheck`);
-  if (type === 'file') fail('invalid_arguments', 'is a file input: use element_set_files');
-  if (['button', 'submit', 'reset', 'image', 'hidden'].includes(type)) fail('invalid_arguments', `is an input of type ${type}, which holds no text`);
-  const control = tag === 'input' || tag === 'textarea';
-  const before = control ? this.value : this.innerText;
-  if (type in SET_DIRECTLY) {
-    this.focus();
-    this.value = value;
-    if (this.value.toLowerCase() !== value.toLowerCase()) {
-      this.value = before;
-      fail('invalid_arguments', `cannot hold ${JSON.stringify(value)}: an input of type ${type} takes a value like ${SET_DIRECTLY[type]}`);
-    }
-    this.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
-    this.dispatchEvent(new Event('change', {bubbles: true}));
-    return {mode: 'set', before};
-  }
-  if (type === 'number' && value.trim() !== '' && !Number.isFinite(Number(value)))
-    fail('invalid_arguments', `is a number input and ${JSON.stringify(value)} is not a number`);
-  this.focus();
-  if (control) this.select();
-  else {
-    const range = document.createRange();
-    range.selectNodeContents(this);
-    const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range);
-  }
-  return {mode: 'type', before};
-}
-"""
-
-
-# After the text went in: leave and re-enter the field so the browser fires its own (trusted)
-# change event, exactly once, as when a user moves on; focus stays on the field.
-_FILL_COMMIT = r"""
-function(before) {
-  const control = this.localName === 'input' || this.localName === 'textarea';
-  const now = control ? this.value : this.innerText;
-  if (control && now !== before && deepActive() === this) { this.blur(); this.focus(); }
-  return now;
-}
-"""
-
-# What to click to toggle a checkable: null for the element itself, or a label of it when the input
-# is hidden, or covered by the label's own decoration (the toggle-switch pattern: a <span> drawn over
-# the input inside its <label>). The label is scrolled into view.
-_CHECK_CLICK_TARGET = r"""
-function() {
-  const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0
-    && (!e.checkVisibility || e.checkVisibility({visibilityProperty: true})); };
-  const input = this.localName === 'label' ? this.control : this;
-  const labels = [...((input && input.labels) || [])];
-  if (visible(this)) {
-    this.scrollIntoView({block: 'center', inline: 'center'});
-    const r = this.getBoundingClientRect();
-    const hit = this.ownerDocument.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    const cover = hit && hit !== this && !this.contains(hit) ? labels.find((l) => l.contains(hit)) : null;
-    return cover || null;
-  }
-  for (const l of labels) {
-    if (visible(l)) { l.scrollIntoView({block: 'center', inline: 'center'}); return l; }
-  }
-  fail('timeout', 'is not visible and has no visible label to click');
-}
-"""
-
-
-_SELECT = r"""
-async function(mode, wanted, timeoutMs) {
-  if (this.localName !== 'select') fail('invalid_arguments', `is a <${this.localName}>, not a <select>; `
-    + 'for a custom dropdown, click it and then click the option with element_click');
-  const byLabel = (options, w) => {
-    const low = String(w).replace(/\s+/g, ' ').trim().toLowerCase();
-    return options.find((o) => o.label === w || o.text === w)
-      || options.find((o) => o.label.replace(/\s+/g, ' ').trim().toLowerCase() === low);
-  };
-  const pick = (options, w) => mode === 'values' ? options.find((o) => o.value === w)
-    : mode === 'labels' ? byLabel(options, w)
-    : mode === 'indexes' ? options[w]
-    : (options.find((o) => o.value === w) || byLabel(options, w));
-  const end = performance.now() + timeoutMs;
-  while (true) {
-    const options = [...this.options];
-    const chosen = wanted.map((w) => pick(options, w));
-    const missing = wanted.filter((w, i) => !chosen[i]);
-    const disabled = this.matches(':disabled');
-    if (!missing.length && !disabled) {
-      if (!this.multiple && chosen.length > 1) fail('invalid_arguments', `is a single-choice <select>; give one option, not ${chosen.length}`);
-      const off = chosen.find((o) => o.disabled || (o.parentElement && o.parentElement.matches('optgroup[disabled]')));
-      if (off) fail('invalid_arguments', `option ${JSON.stringify(off.label)} is disabled`);
-      for (const o of options) o.selected = chosen.includes(o);
-      if (!chosen.length) this.selectedIndex = -1;
-      this.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
-      this.dispatchEvent(new Event('change', {bubbles: true}));
-      const picked = [...this.selectedOptions];
-      return {values: picked.map((o) => o.value), labels: picked.map((o) => o.label)};
-    }
-    if (performance.now() >= end) {
-      if (!missing.length) fail('timeout', 'is disabled');
-      const have = options.slice(0, 40).map((o, i) => `${i}: ${JSON.stringify(o.value)} (${JSON.stringify(o.label)})`).join(', ');
-      fail('element_not_found', `has no option matching ${missing.map((m) => JSON.stringify(m)).join(', ')} `
-        + `(by ${mode === 'auto' ? 'value or label' : mode}); its options are ${have || 'none'}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-"""
-
-
-_FILE_INPUT_CHECK = r"""
-function(count) {
-  if (!(this.localName === 'input' && (this.getAttribute('type') || '').toLowerCase() === 'file')) {
-    const inputs = document.querySelectorAll('input[type=file]').length;
-    fail('invalid_arguments', `is a <${this.localName}>, not an <input type=file>; element_set_files only sets the files `
-      + 'of a file input (it never opens a file chooser). ' + (inputs ? `This page has ${inputs} file input(s), often `
-      + "hidden: try the selector 'input[type=file]'." : 'This frame has no file input.'));
-  }
-  if (count > 1 && !this.multiple) fail('invalid_arguments', `takes one file (no multiple attribute) but ${count} were given`);
-  if (this.disabled) fail('invalid_arguments', 'is disabled');
-}
-"""
-
-
+_CARET_TO_END = load_script("tools", "caret_to_end")
+_FILL_PREPARE = load_script("tools", "fill_prepare")  # "type" (ready for insertText) or "set" (done)
+_FILL_COMMIT = load_script("tools", "fill_commit")  # the browser's own change event, once
+_CHECK_CLICK_TARGET = load_script("tools", "check_click_target")  # the input, or its label
+_SELECT = load_script("tools", "select_options")
+_FILE_INPUT_CHECK = load_script("tools", "file_input_check")
 _FILE_NAMES = "function() { return [...this.files].map((f) => f.name); }"
-
-
-_FIELD_KIND = r"""
-function() {
-  const type = (this.getAttribute('type') || '').toLowerCase();
-  if (this.localName === 'select') return 'select';
-  if (this.localName === 'input' && ['checkbox', 'radio', 'file'].includes(type)) return type;
-  const role = (this.getAttribute('role') || '').trim().split(/\s+/)[0];
-  if (['checkbox', 'switch', 'menuitemcheckbox'].includes(role)) return 'checkbox';
-  if (['radio', 'menuitemradio'].includes(role)) return 'radio';
-  return 'text';
-}
-"""
-
-
-# The radio of this one's group whose value (or label) is ``wanted``; null when none is.
-_RADIO_IN_GROUP = r"""
-function(wanted) {
-  let group = [this];
-  if (this.localName === 'input' && this.name) {
-    const root = this.form || this.getRootNode();
-    group = [...root.querySelectorAll('input[type=radio]')].filter((r) => r.name === this.name && r.form === this.form);
-  }
-  const norm = (s) => (s || '').replace(/\s+/g, ' ').trim().toLowerCase();
-  const label = (r) => norm((r.labels && [...r.labels].map((l) => l.textContent).join(' ')) || r.getAttribute('aria-label'));
-  return group.find((r) => r.value === wanted) || group.find((r) => label(r) === norm(wanted)) || null;
-}
-"""
+_FIELD_KIND = load_script("tools", "field_kind")
+_RADIO_IN_GROUP = load_script("tools", "radio_in_group")
 
 
 # -- inputs and outputs ----------------------------------------------------------------------

@@ -14,11 +14,14 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from cdpdriver.scripts import load_script
+
 from .. import locate
 from ..errors import ToolError
 from ..models import BoundingBox, SelectorInput, ToolOutput
+from ..registry import tool
 from ..session import ToolSession
-from .element import CHECK_STATE_JS, Element, css, declare, page_call, target
+from .element import CHECK_STATE_JS, Element, css, page_call, target
 
 # -- inputs and outputs ----------------------------------------------------------------------
 
@@ -114,29 +117,9 @@ async def _label(el: Element, args: Any) -> str:
     return str((((await ax_node(el)).get("name")) or {}).get("value") or "")
 
 
-_VALUE = r"""
-function() {
-  if (this.localName === 'input' || this.localName === 'textarea' || this.localName === 'select') return this.value;
-  if (this.isContentEditable) return this.innerText;
-  if ('value' in this && this.value !== undefined && this.value !== null) return String(this.value);
-  fail('invalid_arguments', `is a <${this.localName}>, which has no value; use element_get_text`);
-}
-"""
-
+_VALUE = load_script("tools", "element_value")
 _ENABLED = "function() { return !(this.disabled === true || this.matches(':disabled') || !!this.closest('[aria-disabled=true]')); }"
-
-_EDITABLE = r"""
-function() {
-  if (this.disabled === true || this.matches(':disabled') || this.closest('[aria-disabled=true]')) return false;
-  if (this.getAttribute('aria-readonly') === 'true') return false;
-  if (this.localName === 'textarea') return !this.readOnly;
-  if (this.localName === 'input') {
-    const type = (this.getAttribute('type') || 'text').toLowerCase();
-    return !this.readOnly && !['checkbox', 'radio', 'file', 'button', 'submit', 'reset', 'image', 'hidden', 'range', 'color'].includes(type);
-  }
-  return this.isContentEditable;
-}
-"""
+_EDITABLE = load_script("tools", "element_editable")
 
 
 @dataclass(frozen=True)
@@ -190,7 +173,7 @@ def _declare_getter(spec: Getter) -> None:
             return spec.output(**fields)
         return spec.output(**{spec.field: value})
 
-    declare(spec.name, spec.input, spec.output, handler, spec.description)
+    tool(spec.name, spec.input, spec.output, description=spec.description)(handler)
 
 
 # -- the is_* checkers ------------------------------------------------------------------------------
@@ -247,7 +230,8 @@ def _declare_checker(spec: Checker) -> None:
         value = await page_call(el, spec.function)
         return spec.output(**{spec.field: value["checked"] if isinstance(value, dict) else bool(value)})
 
-    declare(spec.name, ProbeInput if spec.function is None else SelectorInput, spec.output, handler, spec.description)
+    tool(spec.name, ProbeInput if spec.function is None else SelectorInput, spec.output,
+         description=spec.description)(handler)
 
 
 for _getter in GETTERS:

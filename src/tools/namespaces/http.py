@@ -10,11 +10,12 @@ origin and cannot send cookies).
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
 import trio
 from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
+
+from cdpdriver.scripts import call_expression, load_script
 
 from .. import locate
 from ..errors import ToolError
@@ -27,34 +28,7 @@ Method = Annotated[
     BeforeValidator(lambda v: v.upper() if isinstance(v, str) else v),
 ]
 
-_FETCH = r"""
-async (url, method, headers, body, maxLength, timeoutMs) => {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  const origin = location.origin;
-  try {
-    let response;
-    try {
-      response = await fetch(url, {method, headers, body: body === null ? undefined : body,
-                                   credentials: 'include', redirect: 'follow', cache: 'no-store',
-                                   signal: controller.signal});
-    } catch (e) {
-      return {failed: e.name === 'AbortError' ? 'timeout' : String(e.message || e), origin};
-    }
-    const text = method === 'HEAD' ? '' : await response.text();
-    const out = {};
-    response.headers.forEach((value, key) => { out[key] = value; });
-    const cut = maxLength > 0 && text.length > maxLength;
-    return {status: response.status, statusText: response.statusText, headers: out,
-            body: cut ? text.slice(0, maxLength) : text, truncated: cut, body_length: text.length,
-            url: response.url, origin};
-  } catch (e) {
-    return {failed: e.name === 'AbortError' ? 'timeout' : String(e.message || e), origin};
-  } finally {
-    clearTimeout(timer);
-  }
-}
-"""
+_FETCH = load_script("tools", "page_fetch")
 
 
 class HttpInput(ToolInput):
@@ -109,8 +83,7 @@ async def http_request(session: ToolSession, args: HttpInput) -> HttpOutput:
     if args.content_type is not None:
         headers = {k: v for k, v in headers.items() if k.lower() != "content-type"}
         headers["Content-Type"] = args.content_type
-    call = (f"({_FETCH})({json.dumps(args.url)}, {json.dumps(args.method)}, {json.dumps(headers)}, "
-            f"{json.dumps(args.body)}, {args.max_body_length}, {args.timeout_ms})")
+    call = call_expression(_FETCH, args.url, args.method, headers, args.body, args.max_body_length, args.timeout_ms)
     with trio.move_on_after(args.timeout_ms / 1000 + 5):
         result = await locate.evaluate(session, call, timeout=args.timeout_ms / 1000 + 10)
         if not isinstance(result, dict) or "failed" in result:

@@ -135,9 +135,7 @@ def _key_tool(name: str, action: Callable[[Tab, str], Awaitable[str]], doc: str)
     async def handler(session: ToolSession, args: KeyInput) -> MessageOutput:
         return await _act(session, lambda tab: action(tab, args.key))
 
-    handler.__doc__ = doc
-    handler.__name__ = name
-    tool(name, KeyInput, MessageOutput, records=True)(handler)
+    tool(name, KeyInput, MessageOutput, description=doc, records=True)(handler)
 
 
 for _name, (_action, _doc) in _KEY_TOOLS.items():
@@ -237,9 +235,7 @@ def _button_tool(name: str, kind: str, doc: str) -> None:
 
         return await _act(session, act)
 
-    handler.__doc__ = doc
-    handler.__name__ = name
-    tool(name, MouseButtonInput, MessageOutput, records=True)(handler)
+    tool(name, MouseButtonInput, MessageOutput, description=doc, records=True)(handler)
 
 
 _button_tool("input_mouse_down", "down", """Press a mouse button at the current mouse position

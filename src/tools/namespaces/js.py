@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from cdpdriver import ProtocolError
+from cdpdriver.scripts import call_expression, load_script
 
 from .. import locate
 from ..errors import ToolError
@@ -112,30 +113,8 @@ class AddStyleInput(ToolInput):
 
 # The marker appended after the source tells a script that ran from one that the page's
 # Content-Security-Policy blocked; the error listener catches what the script threw.
-_ADD_SCRIPT = r"""
-(source) => {
-  const el = document.createElement('script');
-  el.textContent = source + '\n;document.currentScript && (document.currentScript.dataset.a11yRan = "1");';
-  let thrown = null;
-  const onError = (e) => { thrown = e.error ? String(e.error && e.error.stack || e.error) : e.message; };
-  window.addEventListener('error', onError);
-  try { (document.head || document.documentElement).appendChild(el); }
-  finally { window.removeEventListener('error', onError); }
-  const ran = el.dataset.a11yRan === '1';
-  delete el.dataset.a11yRan;
-  el.textContent = source;
-  return {ran, thrown};
-}
-"""
-
-_ADD_STYLE = r"""
-(source) => {
-  const el = document.createElement('style');
-  el.textContent = source;
-  (document.head || document.documentElement).appendChild(el);
-  return el.sheet ? el.sheet.cssRules.length : -1;
-}
-"""
+_ADD_SCRIPT = load_script("tools", "add_script")
+_ADD_STYLE = load_script("tools", "add_style")
 
 
 @tool("js_add_script", AddScriptInput, MessageOutput, records=True)
@@ -144,7 +123,7 @@ async def js_add_script(session: ToolSession, args: AddScriptInput) -> MessageOu
     runs at once in the page's own world (globals it defines stay). An error the script throws
     is a javascript_error; a page whose Content-Security-Policy forbids inline scripts blocks
     it (use js_evaluate instead, which CSP does not restrict)."""
-    result = await locate.evaluate(session, f"({_ADD_SCRIPT})({json.dumps(args.source)})")
+    result = await locate.evaluate(session, call_expression(_ADD_SCRIPT, args.source))
     if result.get("thrown"):
         first = str(result["thrown"]).split("\n")[0]
         raise ToolError("javascript_error", f"the injected script threw: {first}")
@@ -159,7 +138,7 @@ async def js_add_style(session: ToolSession, args: AddStyleInput) -> MessageOutp
     """Inject a <style> element with the given CSS into the current frame's document, e.g. to
     hide overlays or test a fix. Returns how many rules the browser parsed (0 means the CSS
     was not understood)."""
-    rules = await locate.evaluate(session, f"({_ADD_STYLE})({json.dumps(args.source)})")
+    rules = await locate.evaluate(session, call_expression(_ADD_STYLE, args.source))
     if rules == -1:
         raise ToolError("javascript_error", "the style element was added but has no stylesheet: the page's "
                                             "Content-Security-Policy blocks inline styles")

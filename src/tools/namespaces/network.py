@@ -26,7 +26,7 @@ from ..errors import ToolError
 from ..models import MessageOutput, NetworkRequest, NoInput, RouteInfo, ToolInput, ToolOutput
 from ..registry import tool
 from ..session import ToolSession, log
-from ..tab import RequestRecord, Tab
+from ..tab import REQUESTS_KEPT, RequestRecord, Tab
 from .cdp_emulation import (
     NETWORK_OFFLINE_KEY as OFFLINE_KEY,  # tab.extras: session id -> offline applied
 )
@@ -308,6 +308,8 @@ class GetRequestsOutput(ToolOutput):
     requests: list[NetworkRequest] = Field(description="Matching requests, oldest first")
     count: int = Field(description="Requests returned")
     total_matched: int = Field(description="Requests that matched before the limit was applied")
+    dropped: int = Field(description=(
+        f"Older requests dropped because the tab keeps only the newest {REQUESTS_KEPT} (0 when none were)"))
 
 
 def _request_view(record: RequestRecord) -> NetworkRequest:
@@ -333,10 +335,11 @@ async def network_get_requests(session: ToolSession, args: GetRequestsInput) -> 
         and (args.resource_type is None or r.resource_type == args.resource_type)
     ]
     shown = chosen[-args.limit:] if args.limit else chosen
+    dropped = tab.requests.dropped
     if args.clear:
         tab.requests.clear()
     return GetRequestsOutput(requests=[_request_view(r) for r in shown], count=len(shown),
-                             total_matched=len(chosen))
+                             total_matched=len(chosen), dropped=dropped)
 
 
 class ClearOutput(MessageOutput):

@@ -1,23 +1,21 @@
-"""page_: navigation, page state, screenshots, PDF, viewport, emulation and the page map.
+"""page_: navigation, page state, scrolling, viewport, tabs as pages and emulation.
 
 Page tools act on the current tab's top-level document (frame_select does not
 redirect them), except ``page_scroll`` and ``page_inspect``, which work in the
 current frame so their selectors and scroll positions match what the element
-tools see.
+tools see. The page map (``page_inspect``) and the screenshot and PDF tools
+(``page_capture``) have modules of their own.
 """
 
 from __future__ import annotations
 
-import base64
-import json
-import struct
-import time
 from typing import Any, Literal
 
 import trio
-from pydantic import Field, field_validator, model_serializer
+from pydantic import Field
 
 from cdpdriver import ProtocolError
+from cdpdriver.scripts import call_expression, load_script
 
 from .. import locate
 from ..errors import ToolError
@@ -173,21 +171,6 @@ async def page_reload(session: ToolSession, args: ReloadInput) -> PageStateOutpu
 
 # -- scrolling ------------------------------------------------------------------------------
 
-SCROLL_FUNCTION = """
-function(direction, amount) {
-  const el = this && this.nodeType === 1 ? this : null;
-  const box = el || document.scrollingElement || document.documentElement;
-  const vertical = direction === 'up' || direction === 'down';
-  const page = el ? (vertical ? el.clientHeight : el.clientWidth) : (vertical ? innerHeight : innerWidth);
-  const step = (amount || page) * (direction === 'up' || direction === 'left' ? -1 : 1);
-  (el || window).scrollBy({left: vertical ? 0 : step, top: vertical ? step : 0, behavior: 'instant'});
-  return {x: el ? el.scrollLeft : scrollX, y: el ? el.scrollTop : scrollY, step: Math.abs(step),
-          max_x: Math.max(0, box.scrollWidth - box.clientWidth),
-          max_y: Math.max(0, box.scrollHeight - box.clientHeight)};
-}
-"""
-
-
 class ScrollInput(ToolInput):
     direction: Literal["up", "down", "left", "right"] = Field(description="Which way to scroll")
     amount: int = Field(default=0, ge=0, description="Pixels to scroll; 0 = one page (the visible height or width)")
@@ -211,12 +194,11 @@ async def page_scroll(session: ToolSession, args: ScrollInput) -> ScrollOutput:
     can tell when the end is reached (e.g. to load more content)."""
     if args.selector:
         element = await locate.element(session, args.selector, args.timeout_ms, state="attached")
-        pos = await element.call(SCROLL_FUNCTION, args.direction, args.amount)
+        pos = await element.call(load_script("tools", "page_scroll"), args.direction, args.amount)
         where = f"element {args.selector!r}"
     else:
         pos = await locate.evaluate(
-            session, f"({SCROLL_FUNCTION}).call(null, {args.direction!r}, {args.amount})"
-        )
+            session, call_expression(load_script("tools", "page_scroll"), args.direction, args.amount))
         where = "the page"
     message = f"scrolled {where} {args.direction} by {pos['step']:g} px; now at x={pos['x']:g}, y={pos['y']:g}"
     return ScrollOutput(message=message, x=pos["x"], y=pos["y"], max_x=pos["max_x"], max_y=pos["max_y"])
@@ -261,19 +243,12 @@ class ContentOutput(ToolOutput):
     truncated: bool
 
 
-CONTENT_EXPRESSION = """(() => {
-  const d = document.doctype;
-  const doctype = d ? new XMLSerializer().serializeToString(d) + '\\n' : '';
-  return doctype + (document.documentElement ? document.documentElement.outerHTML : '');
-})()"""
-
-
 @tool("page_get_content", ContentInput, ContentOutput)
 async def page_get_content(session: ToolSession, args: ContentInput) -> ContentOutput:
     """Return the current page's full HTML as it is now (live DOM, not the original source).
     Pages can be large: set max_length to cap it, or use page_inspect for a compact map."""
     tab = await _tab(session)
-    html = str(await tab.page.evaluate(CONTENT_EXPRESSION, timeout=30))
+    html = str(await tab.page.evaluate(load_script("tools", "page_content"), timeout=30))
     cut = bool(args.max_length) and len(html) > args.max_length
     return ContentOutput(html=html[: args.max_length] if cut else html, length=len(html), truncated=cut)
 
@@ -334,124 +309,6 @@ async def page_set_viewport(session: ToolSession, args: SetViewportInput) -> Vie
         "deviceScaleFactor": args.device_scale_factor or 0, "mobile": args.mobile,
     })
     return await _viewport(tab)
-
-
-# -- screenshot and PDF ---------------------------------------------------------------------
-
-
-def _stamp() -> str:
-    return time.strftime("%Y%m%d-%H%M%S") + f"-{int(time.time() * 1000) % 1000:03d}"
-
-
-def image_size(data: bytes) -> tuple[int, int]:
-    """Width and height from a PNG or JPEG header (0, 0 if it is neither)."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        return struct.unpack(">II", data[16:24])
-    i = 2
-    while data[:2] == b"\xff\xd8" and i + 9 <= len(data) and data[i] == 0xFF:
-        marker = data[i + 1]
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-            height, width = struct.unpack(">HH", data[i + 5:i + 9])
-            return width, height
-        i += 2 + struct.unpack(">H", data[i + 2:i + 4])[0]
-    return 0, 0
-
-
-class ScreenshotInput(ToolInput):
-    format: Literal["base64", "file"] | None = Field(
-        default=None, description="base64: return the image in data; file: save it under the output "
-                                  "directory and return path. Default: file when path is given, else base64")
-    path: str | None = Field(default=None, min_length=1, description="File name inside the output directory")
-    full_page: bool = Field(default=False, description="Capture the whole scrollable page, not just the viewport")
-    image_type: Literal["png", "jpeg"] = Field(default="png", description="Image encoding")
-    quality: int | None = Field(default=None, ge=0, le=100, description="JPEG quality 0-100 (jpeg only)")
-
-
-class ScreenshotOutput(ToolOutput):
-    data: str | None = Field(default=None, description="Base64 image (format base64 only)")
-    path: str | None = Field(default=None, description="Saved file (format file only)")
-    mime_type: str
-    width: int = Field(description="Image width in device pixels")
-    height: int = Field(description="Image height in device pixels")
-    size: int = Field(description="Image size in bytes")
-
-
-async def _full_page_clip(tab: Tab) -> dict[str, Any]:
-    metrics = await tab.session.send("Page.getLayoutMetrics", timeout=10)
-    content = metrics.get("cssContentSize") or metrics.get("contentSize") or {}
-    return {"x": 0, "y": 0, "width": max(1, content.get("width", 1)),
-            "height": max(1, content.get("height", 1)), "scale": 1}
-
-
-@tool("page_screenshot", ScreenshotInput, ScreenshotOutput)
-async def page_screenshot(session: ToolSession, args: ScreenshotInput) -> ScreenshotOutput:
-    """Take a screenshot of the current tab's viewport (or the whole page with full_page).
-    format base64 returns the PNG/JPEG in data; format file (or a path) saves it under the
-    output directory and returns path instead, which keeps large images out of the reply."""
-    tab = await session.tab()
-    params: dict[str, Any] = {"format": args.image_type, "captureBeyondViewport": args.full_page}
-    if args.image_type == "jpeg" and args.quality is not None:
-        params["quality"] = args.quality
-    if args.full_page:
-        params["clip"] = await _full_page_clip(tab)
-    reply = await tab.session.send("Page.captureScreenshot", params, timeout=60)
-    image = base64.b64decode(reply["data"])
-    width, height = image_size(image)
-    mime = f"image/{args.image_type}"
-    if args.format == "file" or (args.format is None and args.path):
-        target = session.output_path(args.path, f"screenshot-{_stamp()}.{'jpg' if args.image_type == 'jpeg' else 'png'}")
-        target.write_bytes(image)
-        return ScreenshotOutput(path=str(target), mime_type=mime, width=width, height=height, size=len(image))
-    return ScreenshotOutput(data=reply["data"], mime_type=mime, width=width, height=height, size=len(image))
-
-
-PAPER_INCHES = {
-    "Letter": (8.5, 11), "Legal": (8.5, 14), "Tabloid": (11, 17), "Ledger": (17, 11),
-    "A0": (33.1, 46.8), "A1": (23.4, 33.1), "A2": (16.54, 23.4), "A3": (11.7, 16.54),
-    "A4": (8.27, 11.7), "A5": (5.83, 8.27), "A6": (4.13, 5.83),
-}
-PaperFormat = Literal["Letter", "Legal", "Tabloid", "Ledger", "A0", "A1", "A2", "A3", "A4", "A5", "A6"]
-
-
-class PdfInput(ToolInput):
-    path: str | None = Field(default=None, min_length=1, description="File name inside the output directory")
-    scale: float = Field(default=1.0, ge=0.1, le=2.0, description="Rendering scale, 0.1 to 2")
-    print_background: bool = Field(default=False, description="Include background colours and images")
-    landscape: bool = Field(default=False, description="Landscape orientation")
-    format: PaperFormat = Field(default="Letter", description="Paper size")
-
-    @field_validator("format", mode="before")
-    @classmethod
-    def _paper_case(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return next((name for name in PAPER_INCHES if name.lower() == value.lower()), value)
-        return value
-
-
-class PdfOutput(ToolOutput):
-    path: str = Field(description="The PDF file under the output directory")
-    size: int = Field(description="File size in bytes")
-
-
-@tool("page_pdf", PdfInput, PdfOutput)
-async def page_pdf(session: ToolSession, args: PdfInput) -> PdfOutput:
-    """Print the current page to a PDF file under the output directory (print media styles
-    apply). Choose paper format (Letter, A4…), landscape, scale and whether backgrounds print.
-    Returns the file path and size."""
-    tab = await _tab(session)
-    width, height = PAPER_INCHES[args.format]
-    try:
-        reply = await tab.session.send("Page.printToPDF", {
-            "scale": args.scale, "printBackground": args.print_background, "landscape": args.landscape,
-            "paperWidth": width, "paperHeight": height,
-        }, timeout=120)
-    except ProtocolError as exc:
-        raise ToolError("cdp_error", f"the browser could not print this page to PDF: {exc}; "
-                                     "printing needs a headless browser (browser_launch headless true)") from None
-    pdf = base64.b64decode(reply["data"])
-    target = session.output_path(args.path, f"page-{_stamp()}.pdf")
-    target.write_bytes(pdf)
-    return PdfOutput(path=str(target), size=len(pdf))
 
 
 # -- tabs as pages --------------------------------------------------------------------------
@@ -587,199 +444,3 @@ async def page_set_geolocation(session: ToolSession, args: GeolocationInput) -> 
     })
     return MessageOutput(message=f"geolocation set to {args.latitude}, {args.longitude} "
                                  f"(±{args.accuracy:g} m); permission granted")
-
-
-# -- the page map ---------------------------------------------------------------------------
-
-INSPECT_FUNCTION = r"""
-(opts) => {
-  const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
-  const clip = (s, n) => { s = norm(s); return s.length > n ? s.slice(0, n - 1) + '…' : s; };
-  const KINDS = [
-    ['button', 'button, input[type=button i], input[type=submit i], input[type=reset i], input[type=image i], summary, [role=button]'],
-    ['link', 'a[href], area[href], [role=link]'],
-    ['select', 'select, [role=combobox], [role=listbox]'],
-    ['input', 'input:not([type=hidden i]), textarea, [contenteditable=""], [contenteditable=true i], [role=textbox], ' +
-              '[role=searchbox], [role=checkbox], [role=radio], [role=switch], [role=slider], [role=spinbutton]'],
-    ['heading', 'h1, h2, h3, h4, h5, h6, [role=heading]'],
-    ['image', 'img, [role=img]'],
-  ];
-  const ANY = KINDS.map((k) => k[1]).join(', ');
-  const kindOf = (el) => { for (const [kind, sel] of KINDS) if (el.matches(sel)) return kind; return null; };
-  const ROLE_OF_TYPE = {checkbox: 'checkbox', radio: 'radio', range: 'slider', number: 'spinbutton', search: 'searchbox'};
-  const roleOf = (el, kind) => {
-    const explicit = norm(el.getAttribute('role')).split(' ')[0];
-    if (explicit) return explicit;
-    if (el.localName === 'input') return ROLE_OF_TYPE[(el.type || '').toLowerCase()] || (kind === 'button' ? 'button' : 'textbox');
-    if (el.localName === 'textarea') return 'textbox';
-    if (el.localName === 'select') return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
-    return {link: 'link', heading: 'heading', image: 'img', button: 'button'}[kind] || kind;
-  };
-  const byIds = (el, ids) => ids.split(/\s+/).map((id) => el.getRootNode().getElementById?.(id))
-    .filter(Boolean).map((n) => n.textContent).join(' ');
-  const nameOf = (el) => {
-    const ids = el.getAttribute('aria-labelledby');
-    const named = (ids && norm(byIds(el, ids))) || norm(el.getAttribute('aria-label'))
-      || (el.labels && el.labels.length ? norm([...el.labels].map((l) => l.innerText || l.textContent).join(' ')) : '')
-      || norm(el.getAttribute('alt'));
-    if (named) return named;
-    if (el.localName === 'input') {
-      if (['button', 'submit', 'reset'].includes(el.type)) return norm(el.value) || (el.type === 'submit' ? 'Submit' : '');
-      return norm(el.getAttribute('title') || el.getAttribute('placeholder'));
-    }
-    if (['textarea', 'select', 'img'].includes(el.localName)) return norm(el.getAttribute('title'));
-    return norm(el.innerText !== undefined ? el.innerText : el.textContent) || norm(el.getAttribute('title'));
-  };
-  const visible = (el) => {
-    if (el.checkVisibility && !el.checkVisibility({visibilityProperty: true})) return false;
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0;
-  };
-  const unique = (root, sel, el) => {
-    try { const m = root.querySelectorAll(sel); return m.length === 1 && m[0] === el; } catch (e) { return false; }
-  };
-  const quote = (v) => '"' + v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\a ') + '"';
-  const ATTRS = ['data-testid', 'data-test', 'data-cy', 'name', 'aria-label', 'placeholder', 'alt', 'title', 'href'];
-  const localSelector = (el, root) => {
-    const tag = CSS.escape(el.localName);
-    if (el.id && unique(root, '#' + CSS.escape(el.id), el)) return '#' + CSS.escape(el.id);
-    for (const attr of ATTRS) {
-      const v = el.getAttribute(attr);
-      if (!v || v.length > 80) continue;
-      const sel = (attr.startsWith('data-') ? '' : tag) + '[' + attr + '=' + quote(v) + ']';
-      if (unique(root, sel, el)) return sel;
-    }
-    let path = '';
-    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
-      let seg = CSS.escape(n.localName);
-      if (n !== el && n.id && unique(root, '#' + CSS.escape(n.id), n)) seg = '#' + CSS.escape(n.id);
-      else {
-        const siblings = n.parentNode ? [...n.parentNode.children].filter((c) => c.localName === n.localName) : [n];
-        if (siblings.length > 1) seg += ':nth-of-type(' + (siblings.indexOf(n) + 1) + ')';
-      }
-      path = path ? seg + ' > ' + path : seg;
-      if (unique(root, path, el)) return path;
-    }
-    return path;
-  };
-  const selectorOf = (el) => {
-    const root = el.getRootNode();
-    const local = localSelector(el, root);
-    return root instanceof ShadowRoot ? selectorOf(root.host) + ' >>> ' + local : local;
-  };
-  const describe = (el, kind) => {
-    const item = {kind, selector: selectorOf(el), tag: el.localName};
-    const role = roleOf(el, kind);
-    if (role !== kind && !(kind === 'image' && role === 'img')) item.role = role;
-    const name = clip(nameOf(el), 80);
-    if (name) item.name = name;
-    if (kind === 'input' || kind === 'select') {
-      if (el.localName === 'input') item.type = (el.type || 'text').toLowerCase();
-      if (el.localName === 'select') {
-        const chosen = [...el.selectedOptions].map((o) => norm(o.label || o.text));
-        if (chosen.length) item.value = clip(chosen.join(', '), 80);
-        item.options = el.options.length;
-      } else if ('value' in el && el.value) {
-        item.value = item.type === 'password' ? '••••' : clip(el.value, 80);
-      } else if (el.isContentEditable && norm(el.innerText)) {
-        item.value = clip(el.innerText, 80);
-      }
-      if (el.placeholder) item.placeholder = clip(el.placeholder, 80);
-      if (item.type === 'checkbox' || item.type === 'radio') item.checked = el.checked;
-      else if (el.hasAttribute('aria-checked')) item.checked = el.getAttribute('aria-checked') === 'true';
-      if (el.required) item.required = true;
-    }
-    if (kind === 'heading') item.level = Number(el.getAttribute('aria-level')) || Number(el.localName.slice(1)) || 2;
-    if (kind === 'link' && el.getAttribute('href')) item.href = clip(el.getAttribute('href'), 120);
-    if (kind === 'image' && !name && el.getAttribute('src')) item.src = clip(el.getAttribute('src').split('/').pop(), 60);
-    if (el.disabled || el.getAttribute('aria-disabled') === 'true') item.disabled = true;
-    return item;
-  };
-  const items = [], frames = [];
-  let total = 0;
-  const walk = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (el.matches('iframe, frame') && visible(el) && frames.length < 20) {
-        frames.push({selector: selectorOf(el), name: el.getAttribute('name') || el.id || '',
-                     src: clip(el.getAttribute('src') || '', 120)});
-      } else if (el.matches(ANY)) {
-        const kind = kindOf(el);
-        if (opts.include[kind] && visible(el)) {
-          total += 1;
-          if (items.length < opts.max) items.push(describe(el, kind));
-        }
-      }
-      if (el.shadowRoot) walk(el.shadowRoot);
-    }
-  };
-  walk(document);
-  return {url: location.href, title: document.title, items, total, frames};
-}
-"""
-
-
-class InspectInput(ToolInput):
-    include_buttons: bool = Field(default=True, description="List buttons")
-    include_links: bool = Field(default=True, description="List links")
-    include_inputs: bool = Field(default=True, description="List text fields, checkboxes, radios and similar")
-    include_selects: bool = Field(default=True, description="List selects, comboboxes and listboxes")
-    include_headings: bool = Field(default=True, description="List headings")
-    include_images: bool = Field(default=True, description="List images")
-    max_items: int = Field(default=50, ge=1, le=1000, description="Stop listing after this many elements")
-
-
-class InspectItem(ToolOutput):
-    """One element; fields that do not apply are left out to keep the map short."""
-
-    kind: str = Field(description="button, link, input, select, heading or image")
-    selector: str = Field(description="CSS selector that matches exactly this element")
-    tag: str
-    role: str | None = Field(default=None, description="ARIA role when it differs from kind")
-    name: str | None = Field(default=None, description="Accessible name or visible text")
-    type: str | None = Field(default=None, description="input type")
-    value: str | None = Field(default=None, description="Current value (passwords masked)")
-    placeholder: str | None = None
-    checked: bool | None = None
-    required: bool | None = None
-    disabled: bool | None = None
-    options: int | None = Field(default=None, description="Number of options of a select")
-    level: int | None = Field(default=None, description="Heading level")
-    href: str | None = None
-    src: str | None = Field(default=None, description="Image file name, for images without a name")
-
-    @model_serializer(mode="wrap")
-    def _compact(self, handler: Any):  # no return hint: the schema stays the model's
-        return {k: v for k, v in handler(self).items() if v is not None}
-
-
-class InspectFrame(ToolOutput):
-    selector: str
-    name: str = Field(description="name or id of the iframe, usable with frame_select")
-    src: str
-
-
-class InspectOutput(ToolOutput):
-    url: str
-    title: str
-    items: list[InspectItem] = Field(description="Visible elements in document order")
-    count: int = Field(description="Elements listed")
-    total: int = Field(description="Matching visible elements on the page")
-    truncated: bool = Field(description="True when max_items cut the list")
-    frames: list[InspectFrame] = Field(description="Visible iframes; call frame_select to work inside one")
-
-
-@tool("page_inspect", InspectInput, InspectOutput)
-async def page_inspect(session: ToolSession, args: InspectInput) -> InspectOutput:
-    """Map the visible page: buttons, links, inputs, selects, headings and images in document
-    order, each with a CSS selector that matches exactly that element (usable as the selector
-    of element tools), its role, accessible name and, for fields, type/value/placeholder.
-    Works in the current frame and lists iframes to frame_select. Call it first on a new page."""
-    include = {"button": args.include_buttons, "link": args.include_links, "input": args.include_inputs,
-               "select": args.include_selects, "heading": args.include_headings, "image": args.include_images}
-    found = await locate.evaluate(session, f"({INSPECT_FUNCTION})({{include: {json.dumps(include)}, max: {args.max_items}}})",
-                                  timeout=60)
-    items = [InspectItem(**item) for item in found["items"]]
-    return InspectOutput(url=found["url"], title=found["title"], items=items, count=len(items),
-                         total=found["total"], truncated=found["total"] > len(items),
-                         frames=[InspectFrame(**f) for f in found["frames"]])
-

@@ -2,8 +2,8 @@
 
 A snapshot is the storage state of ``storage_get_state`` written to
 ``states/<name>.json`` in the output directory, so it survives the server and
-can also be passed to ``storage_set_state``. Capture and restore are the
-storage namespace's; this module only names, stores and finds them.
+can also be passed to ``storage_set_state``. Capture and restore are
+``tools.state_snapshot``'s; this module only names, stores and finds them.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..errors import ToolError
 from ..models import MessageOutput, NoInput, ToolInput, ToolOutput
 from ..registry import tool
 from ..session import ToolSession
-from .storage import RestoreOutput, capture_state, parse_state, restore_state
+from ..state_snapshot import RestoreOutput, capture_state, parse_state, restore_state
 
 STATES_DIR = "states"
 NAME_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"

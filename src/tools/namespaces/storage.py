@@ -3,103 +3,40 @@
 Cookies are read and written for the session's browser context through the
 Storage domain. Web storage is read and written by script in the page, for the
 current page's origin. The storage state (cookies plus per-origin storages) is
-one JSON document that ``storage_set_state`` and ``state_load`` restore; the
-capture and restore functions here are the only implementation of it.
+one JSON document that ``storage_set_state`` and ``state_load`` restore; its
+capture and restore live in ``tools.state_snapshot``, the primitives both use
+in ``tools.browser_storage``.
 """
 
 from __future__ import annotations
 
-import base64
-import json
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-import trio
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
-from cdpdriver import CDPError, Page
+from cdpdriver import CDPError
 
-from ..errors import ToolError
+from ..browser_storage import (
+    PAGE_TIMEOUT,
+    WEB_STORAGE_AREAS,
+    clear_cookies,
+    context_cookies,
+    cookie_view,
+    known_origins,
+    page_origin,
+    run_web_storage,
+    set_cookies,
+    web_storage,
+)
 from ..models import MessageOutput, NoInput, ToolInput, ToolOutput
 from ..registry import tool
 from ..session import ToolSession, log
-from ..tab import Tab
+from ..state_snapshot import OriginState, RestoreOutput, capture_state, parse_state, restore_state
 
-PAGE_TIMEOUT = 10.0
-MAX_EXTRA_ORIGINS = 20        # origins from history read through a background tab, at most
 SAME_SITE = {"strict": "Strict", "lax": "Lax", "none": "None"}
-COOKIE_FIELDS = ("name", "value", "domain", "path", "expires", "httpOnly", "secure", "session", "sameSite",
-                 "partitionKey")
-BLANK_DOCUMENT = "<!doctype html><title>storage</title>"
-
-
-# -- page-side web storage ------------------------------------------------------------------
-
-# One function for every web-storage operation; it never throws for a missing key.
-WEB_STORAGE_JS = """(area, op, key, value) => {
-  if (!location.origin || location.origin === 'null') return {opaque: location.href};
-  let store;
-  try { store = window[area]; } catch (e) { return {denied: String(e), origin: location.origin}; }
-  const items = () => {
-    const out = {};
-    for (let i = 0; i < store.length; i++) { const k = store.key(i); out[k] = store.getItem(k); }
-    return out;
-  };
-  const result = {origin: location.origin};
-  switch (op) {
-    case 'get': result.value = store.getItem(key); break;
-    case 'set': store.setItem(key, value); break;
-    case 'delete': result.existed = store.getItem(key) !== null; store.removeItem(key); break;
-    case 'clear': result.cleared = store.length; store.clear(); break;
-    case 'list': result.items = items(); break;
-    case 'merge': for (const [k, v] of Object.entries(value)) store.setItem(k, String(v)); break;
-  }
-  return result;
-}"""
-
-
-async def _run_web_storage(page: Page, area: str, op: str, key: str | None = None, value: Any = None) -> dict[str, Any]:
-    arguments = ", ".join(json.dumps(a) for a in (area, op, key, value))
-    return await page.evaluate(f"({WEB_STORAGE_JS})({arguments})", timeout=PAGE_TIMEOUT)
-
-
-async def web_storage(session: ToolSession, area: str, op: str, key: str | None = None,
-                      value: Any = None) -> dict[str, Any]:
-    """Run one operation on the current page's storage; an origin-less page is a clear error."""
-    tab = await session.tab()
-    if tab.dialog is not None:
-        raise ToolError("dialog_open", f"a {tab.dialog.type} dialog is open; call dialog_handle first")
-    result = await _run_web_storage(tab.page, area, op, key, value)
-    if "opaque" in result:
-        raise ToolError("not_found", (
-            f"the current page ({result['opaque']}) has no origin, so it has no {area}; "
-            "navigate to a page of the site first (page_navigate)"))
-    if "denied" in result:
-        raise ToolError("not_found", f"{area} is not available on {result['origin']}: {result['denied']}")
-    return result
-
-
-async def page_origin(page: Page) -> str | None:
-    """The page's origin, or None for about:blank, data: and pages that do not answer."""
-    try:
-        origin = await page.evaluate("location.origin", timeout=5)
-    except CDPError:
-        return None
-    return origin if isinstance(origin, str) and origin not in ("", "null") else None
-
-
-def url_origin(url: str) -> str | None:
-    """scheme://host[:port] of an http(s) URL (default ports dropped), else None."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return None
-    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
-    default = {"http": 80, "https": 443}[parts.scheme]
-    port = f":{parts.port}" if parts.port and parts.port != default else ""
-    return f"{parts.scheme}://{host}{port}"
 
 
 # -- the web-storage tools: one table, ten tools -----------------------------------------------
@@ -148,7 +85,6 @@ class WebStorageOp:
     shape: Callable[[BaseModel, dict[str, Any], str], BaseModel]
 
 
-WEB_STORAGE_KINDS = {"local": "localStorage", "session": "sessionStorage"}
 WEB_STORAGE_OPS: dict[str, WebStorageOp] = {
     "get": WebStorageOp(
         KeyInput, StorageGetOutput,
@@ -179,18 +115,16 @@ WEB_STORAGE_OPS: dict[str, WebStorageOp] = {
 
 
 def _declare_web_storage_tool(kind: str, op: str) -> None:
-    spec, area = WEB_STORAGE_OPS[op], WEB_STORAGE_KINDS[kind]
+    spec, area = WEB_STORAGE_OPS[op], WEB_STORAGE_AREAS[kind]
 
     async def handler(session: ToolSession, args: Any) -> BaseModel:
         key, value = getattr(args, "key", None), getattr(args, "value", None)
         return spec.shape(args, await web_storage(session, area, op, key, value), area)
 
-    handler.__name__ = handler.__qualname__ = f"storage_{kind}_{op}"
-    handler.__doc__ = spec.doc.format(area=area)
-    tool(f"storage_{kind}_{op}", spec.input, spec.output)(handler)
+    tool(f"storage_{kind}_{op}", spec.input, spec.output, description=spec.doc.format(area=area))(handler)
 
 
-for _kind in WEB_STORAGE_KINDS:
+for _kind in WEB_STORAGE_AREAS:
     for _op in WEB_STORAGE_OPS:
         _declare_web_storage_tool(_kind, _op)
 
@@ -227,61 +161,6 @@ class Cookie(ToolInput):
         if self.sameSite == "None" and self.secure is False:
             raise ValueError(f"cookie {self.name!r}: sameSite None needs secure true")
         return self
-
-
-def cookie_param(cookie: dict[str, Any]) -> dict[str, Any]:
-    """CDP CookieParam from a cookie dict; a host-only cookie keeps being host-only (set by url)."""
-    param = {k: cookie[k] for k in ("name", "value", "path", "secure", "httpOnly", "sameSite", "partitionKey")
-             if cookie.get(k) is not None}
-    expires = cookie.get("expires")
-    if expires is not None and expires > 0 and not cookie.get("session"):
-        param["expires"] = expires
-    domain = cookie.get("domain") or ""
-    if cookie.get("url"):
-        param["url"] = cookie["url"]
-        if domain:
-            param["domain"] = domain
-    elif domain.startswith("."):
-        param["domain"] = domain
-        param.setdefault("path", "/")
-    else:
-        scheme = "https" if cookie.get("secure") else "http"
-        param["url"] = f"{scheme}://{domain}{cookie.get('path') or '/'}"
-    return param
-
-
-def cookie_view(cookie: dict[str, Any]) -> dict[str, Any]:
-    """The fields an agent needs; the result can be passed back to storage_set_cookies."""
-    return {k: cookie[k] for k in COOKIE_FIELDS if cookie.get(k) is not None}
-
-
-def _context(session: ToolSession) -> dict[str, Any]:
-    return {"browserContextId": session.context_id} if session.context_id else {}
-
-
-async def context_cookies(session: ToolSession) -> list[dict[str, Any]]:
-    """Every cookie of the session's browser context."""
-    browser = await session.ensure_browser()
-    reply = await browser.session.send("Storage.getCookies", _context(session), timeout=PAGE_TIMEOUT)
-    return [cookie_view(c) for c in reply.get("cookies", [])]
-
-
-async def set_cookies(session: ToolSession, cookies: list[dict[str, Any]]) -> None:
-    if not cookies:
-        return
-    browser = await session.ensure_browser()
-    params = {"cookies": [cookie_param(c) for c in cookies], **_context(session)}
-    try:
-        await browser.session.send("Storage.setCookies", params, timeout=PAGE_TIMEOUT)
-    except CDPError as exc:
-        raise ToolError("invalid_arguments", f"the browser refused the cookies: {exc}") from None
-
-
-async def clear_cookies(session: ToolSession) -> int:
-    count = len(await context_cookies(session))
-    browser = await session.ensure_browser()
-    await browser.session.send("Storage.clearCookies", _context(session), timeout=PAGE_TIMEOUT)
-    return count
 
 
 class GetCookiesInput(ToolInput):
@@ -369,28 +248,6 @@ class ClearAllOutput(MessageOutput):
     origins: list[str] = Field(description="Origins whose localStorage and sessionStorage were cleared")
 
 
-async def known_origins(session: ToolSession) -> list[str]:
-    """http(s) origins the tabs show or have shown (their back/forward history), current tab first."""
-    found: list[str] = []
-    tabs = [t for t in session.tabs if not t.page.is_closed]
-    if session.tabs and 0 <= session.current < len(session.tabs):
-        current = session.tabs[session.current]
-        tabs = [current] + [t for t in tabs if t is not current]
-    for tab in tabs:
-        try:
-            history = await tab.session.send("Page.getNavigationHistory", timeout=5)
-        except CDPError:
-            continue
-        entries = history.get("entries", [])
-        index = history.get("currentIndex", 0)
-        ordered = entries[index:index + 1] + entries[:index] + entries[index + 1:]
-        for entry in ordered:
-            origin = url_origin(entry.get("url", ""))
-            if origin and origin not in found:
-                found.append(origin)
-    return found
-
-
 @tool("storage_clear_all", NoInput, ClearAllOutput)
 async def storage_clear_all(session: ToolSession, args: NoInput) -> ClearAllOutput:
     """Clear all cookies of the browser context, localStorage of every origin the tabs show or have
@@ -407,229 +264,10 @@ async def storage_clear_all(session: ToolSession, args: NoInput) -> ClearAllOutp
             log.debug("clearing %s failed: %s", origin, exc)
     for open_tab in [t for t in session.tabs if not t.page.is_closed and t.dialog is None]:
         if await page_origin(open_tab.page):
-            for area in WEB_STORAGE_KINDS.values():
-                await _run_web_storage(open_tab.page, area, "clear")
+            for area in WEB_STORAGE_AREAS.values():
+                await run_web_storage(open_tab.page, area, "clear")
     return ClearAllOutput(message=f"cleared {cookies} cookies and the storage of {len(origins)} origins",
                           cookies_cleared=cookies, origins=origins)
-
-
-# -- the whole storage state ----------------------------------------------------------------
-
-
-class OriginState(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    origin: str = Field(description="scheme://host[:port]")
-    localStorage: dict[str, str] = Field(default_factory=dict)
-    sessionStorage: dict[str, str] = Field(default_factory=dict, description="Only for the current page's origin")
-
-    @field_validator("localStorage", "sessionStorage", mode="before")
-    @classmethod
-    def _items(cls, value: Any) -> Any:
-        """Also take Playwright's [{name, value}] lists."""
-        if isinstance(value, list):
-            return {str(i.get("name")): str(i.get("value")) for i in value if isinstance(i, dict)}
-        return value
-
-    @field_validator("origin")
-    @classmethod
-    def _http_origin(cls, value: str) -> str:
-        origin = url_origin(value)
-        if origin is None:
-            raise ValueError(f"{value!r} is not an http(s) origin")
-        return origin
-
-
-class StorageState(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    cookies: list[dict[str, Any]] = Field(default_factory=list, description="Cookies of the browser context")
-    origins: list[OriginState] = Field(default_factory=list)
-
-    @field_validator("cookies")
-    @classmethod
-    def _cookies_have_names(cls, cookies: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        for i, cookie in enumerate(cookies):
-            if not cookie.get("name") or "value" not in cookie or not (cookie.get("domain") or cookie.get("url")):
-                raise ValueError(f"cookie {i} needs name, value and domain (or url)")
-        return cookies
-
-
-def parse_state(value: Any) -> StorageState:
-    """A state from its JSON text or object; errors say what is wrong."""
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError as exc:
-            raise ValueError(f"not JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise ValueError("must be a JSON object with cookies and origins")
-    return StorageState.model_validate(value)
-
-
-@asynccontextmanager
-async def origin_page(session: ToolSession, origin: str) -> AsyncIterator[Page]:
-    """A hidden background tab showing an empty document of ``origin``, served without the network.
-
-    Storage of an origin no tab shows is reached through it; the agent's tabs are untouched.
-    """
-    browser = await session.ensure_browser()
-    created = await browser.session.send("Target.createTarget", {
-        "url": "about:blank", "background": True, **_context(session)}, timeout=PAGE_TIMEOUT)
-    page = await browser.attach_page(created["targetId"], context_id=session.context_id, auto_attach=False)
-    scope = trio.CancelScope()
-    try:
-        events = page.session.listen(["Fetch.requestPaused"], raw=True)
-        browser.start_task(_serve_blank, page, events, scope, origin + "/")
-        await page.session.send("Network.setBypassServiceWorker", {"bypass": True}, timeout=PAGE_TIMEOUT)
-        await page.session.send("Fetch.enable", {"patterns": [{"urlPattern": "*"}]}, timeout=PAGE_TIMEOUT)
-        await page.navigate(origin + "/", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT)
-        yield page
-    finally:
-        scope.cancel()
-        await page.close()
-
-
-async def _serve_blank(page: Page, events: Any, scope: trio.CancelScope, url: str) -> None:
-    """Answer the hidden tab's requests: the blank document for ``url``, nothing else."""
-    body = base64.b64encode(BLANK_DOCUMENT.encode()).decode()
-    with scope, events:
-        async for event in events:
-            request_id = event.params.get("requestId")
-            with trio.CancelScope(shield=True), trio.move_on_after(PAGE_TIMEOUT):
-                try:
-                    if (event.params.get("request") or {}).get("url") == url:
-                        await page.session.send("Fetch.fulfillRequest", {
-                            "requestId": request_id, "responseCode": 200, "body": body,
-                            "responseHeaders": [{"name": "Content-Type", "value": "text/html"}]})
-                    else:
-                        await page.session.send("Fetch.failRequest",
-                                                {"requestId": request_id, "errorReason": "BlockedByClient"})
-                except CDPError as exc:
-                    log.debug("hidden storage tab: %s", exc)
-
-
-async def _tabs_by_origin(session: ToolSession) -> dict[str, Tab]:
-    """An open tab per origin it shows (the current tab wins); tabs with a dialog are skipped."""
-    tabs = [t for t in session.tabs if not t.page.is_closed and t.dialog is None]
-    current = await session.tab()
-    by_origin: dict[str, Tab] = {}
-    for tab in [current] + [t for t in tabs if t is not current]:
-        origin = await page_origin(tab.page) if tab.dialog is None else None
-        if origin and origin not in by_origin:
-            by_origin[origin] = tab
-    return by_origin
-
-
-async def capture_state(session: ToolSession) -> StorageState:
-    """Cookies of the context, localStorage of every origin the tabs show or have shown, and
-    sessionStorage of the current page."""
-    current = await session.tab()
-    open_origins = await _tabs_by_origin(session)
-    origins: list[OriginState] = []
-    for origin, tab in open_origins.items():
-        local = (await _run_web_storage(tab.page, "localStorage", "list")).get("items", {})
-        kept = {}
-        if tab is current:
-            kept = (await _run_web_storage(tab.page, "sessionStorage", "list")).get("items", {})
-        origins.append(OriginState(origin=origin, localStorage=local, sessionStorage=kept))
-    elsewhere = [o for o in await known_origins(session) if o not in open_origins][:MAX_EXTRA_ORIGINS]
-    for origin in elsewhere:
-        try:
-            async with origin_page(session, origin) as page:
-                local = (await _run_web_storage(page, "localStorage", "list")).get("items", {})
-        except CDPError as exc:
-            log.debug("could not read the storage of %s: %s", origin, exc)
-            continue
-        if local:
-            origins.append(OriginState(origin=origin, localStorage=local))
-    return StorageState(cookies=await context_cookies(session), origins=origins)
-
-
-@dataclass
-class RestoreSummary:
-    cookies: int
-    origins: list[str]
-    pending: list[str]    # origins whose sessionStorage waits for the current tab to open them
-    failed: list[str] = field(default_factory=list)
-
-    def message(self) -> str:
-        text = f"restored {self.cookies} cookies and the storage of {len(self.origins)} origins"
-        if self.pending:
-            text += ("; sessionStorage of " + ", ".join(self.pending)
-                     + " is applied when the current tab next opens that origin")
-        if self.failed:
-            text += "; could not restore " + "; ".join(self.failed)
-        return text
-
-
-async def restore_state(session: ToolSession, state: StorageState) -> RestoreSummary:
-    """Cookies, then each origin's localStorage (in a tab showing it, or a hidden one), then
-    sessionStorage in the current tab: now if it shows the origin, else when it next loads it."""
-    await set_cookies(session, state.cookies)
-    current = await session.tab()
-    open_origins = await _tabs_by_origin(session)
-    summary = RestoreSummary(len(state.cookies), [], [])
-    for entry in state.origins:
-        try:
-            if entry.localStorage:
-                await _write_local(session, open_origins.get(entry.origin), entry)
-            if entry.sessionStorage:
-                if open_origins.get(entry.origin) is current:
-                    await _run_web_storage(current.page, "sessionStorage", "merge", None, entry.sessionStorage)
-                else:
-                    await _session_storage_on_arrival(current, entry.origin, entry.sessionStorage)
-                    summary.pending.append(entry.origin)
-        except CDPError as exc:  # one unreachable origin must not undo the others
-            summary.failed.append(f"{entry.origin} ({exc})")
-            continue
-        summary.origins.append(entry.origin)
-    return summary
-
-
-async def _write_local(session: ToolSession, tab: Tab | None, entry: OriginState) -> None:
-    if tab is not None:
-        await _run_web_storage(tab.page, "localStorage", "merge", None, entry.localStorage)
-        return
-    async with origin_page(session, entry.origin) as page:
-        await _run_web_storage(page, "localStorage", "merge", None, entry.localStorage)
-        # Read back: the write has reached the storage service before the tab closes.
-        await _run_web_storage(page, "localStorage", "list")
-
-
-_ARRIVAL_JS = """(() => {{
-  if (window !== window.top || location.origin !== {origin}) return;
-  try {{ for (const [k, v] of Object.entries({items})) sessionStorage.setItem(k, v); }} catch (e) {{}}
-}})();"""
-
-
-async def _session_storage_on_arrival(tab: Tab, origin: str, items: dict[str, str]) -> None:
-    """sessionStorage belongs to a tab: fill it, before the page's scripts run, on the tab's next
-    document of ``origin``; the script is removed once that document exists."""
-    source = _ARRIVAL_JS.format(origin=json.dumps(origin), items=json.dumps(items))
-    events = tab.session.listen(["Page.frameNavigated"], raw=True)
-    try:
-        reply = await tab.session.send("Page.addScriptToEvaluateOnNewDocument", {"source": source},
-                                       timeout=PAGE_TIMEOUT)
-    except BaseException:
-        events.close()
-        raise
-    tab.page.browser.start_task(_forget_after_arrival, tab, events, reply["identifier"], origin)
-
-
-async def _forget_after_arrival(tab: Tab, events: Any, identifier: str, origin: str) -> None:
-    with events:
-        async for event in events:
-            frame = event.params.get("frame") or {}
-            if not frame.get("parentId") and url_origin(frame.get("url", "")) == origin:
-                break
-        else:
-            return  # the tab closed first
-    try:
-        await tab.session.send("Page.removeScriptToEvaluateOnNewDocument", {"identifier": identifier},
-                               timeout=PAGE_TIMEOUT)
-    except CDPError as exc:
-        log.debug("could not remove the sessionStorage script: %s", exc)
 
 
 class StorageStateOutput(ToolOutput):
@@ -658,11 +296,6 @@ class SetStateInput(ToolInput):
         return value
 
 
-class RestoreOutput(MessageOutput):
-    cookies: int = Field(description="Cookies set")
-    origins: list[str] = Field(description="Origins whose storage was restored")
-
-
 @tool("storage_set_state", SetStateInput, RestoreOutput)
 async def storage_set_state(session: ToolSession, args: SetStateInput) -> RestoreOutput:
     """Restore a storage_get_state snapshot: set its cookies, write each origin's localStorage
@@ -671,6 +304,3 @@ async def storage_set_state(session: ToolSession, args: SetStateInput) -> Restor
     storage_clear_all first for an exact copy. Navigate or reload afterwards."""
     summary = await restore_state(session, parse_state(args.state))
     return RestoreOutput(message=summary.message(), cookies=summary.cookies, origins=summary.origins)
-
-
-__all__ = ["RestoreSummary", "StorageState", "capture_state", "parse_state", "restore_state"]

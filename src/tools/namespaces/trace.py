@@ -24,6 +24,7 @@ import trio
 from pydantic import Field
 
 from cdpdriver import CDPError, JavaScriptError
+from cdpdriver.scripts import call_expression, load_script
 
 from .. import tracing
 from ..errors import ToolError
@@ -41,28 +42,7 @@ SNAPSHOT_TIMEOUT = 3.0
 SNAPSHOT_DRAIN_TIMEOUT = 10.0
 # The page as a static document: scripts and inline handlers removed (opening a snapshot must not
 # run the page), form state copied into attributes, and a <base> so styles and images still load.
-_SNAPSHOT_JS = """(() => {
-  const root = document.documentElement;
-  if (!root) return {url: location.href, title: document.title, html: ''};
-  const copy = root.cloneNode(true);
-  const live = root.querySelectorAll('input, textarea, select');
-  const cloned = copy.querySelectorAll('input, textarea, select');
-  live.forEach((el, i) => {
-    const twin = cloned[i];
-    if (!twin) return;
-    if (el.type === 'checkbox' || el.type === 'radio') { if (el.checked) twin.setAttribute('checked', ''); else twin.removeAttribute('checked'); }
-    else if (el.localName === 'textarea') twin.textContent = el.value;
-    else if (el.localName === 'select') [...el.options].forEach((o, j) => { if (o.selected) twin.options[j].setAttribute('selected', ''); });
-    else if (el.type !== 'password' && el.type !== 'file') twin.setAttribute('value', el.value);
-  });
-  copy.querySelectorAll('script').forEach((el) => el.remove());
-  copy.querySelectorAll('*').forEach((el) => [...el.attributes].forEach((a) => {
-    if (/^on/i.test(a.name)) el.removeAttribute(a.name);
-  }));
-  const head = copy.querySelector('head');
-  if (head) { const base = document.createElement('base'); base.href = location.href; head.prepend(base); }
-  return {url: location.href, title: document.title, html: copy.outerHTML.slice(0, MAX_CHARS)};
-})()""".replace("MAX_CHARS", str(SNAPSHOT_MAX_CHARS))
+_SNAPSHOT_JS = call_expression(load_script("tools", "page_snapshot"), SNAPSHOT_MAX_CHARS)
 
 
 @dataclass

@@ -9,7 +9,6 @@ own in-page wait; URL and load waits follow the browser's navigation events.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Callable
@@ -19,6 +18,7 @@ import trio
 from pydantic import Field, field_validator
 
 from cdpdriver import ProtocolError
+from cdpdriver.scripts import call_expression, load_script
 
 from .. import locate
 from ..errors import ToolError
@@ -56,39 +56,7 @@ def _elapsed(started: float) -> int:
 
 # ``check`` returns {done, value?, reason?, code?, fatal?}; the loop ends when it is done,
 # fatal (an error that waiting cannot fix), or the deadline passes.
-_POLL = r"""
-async (check, timeoutMs, intervalMs) => {
-  const deadline = performance.now() + timeoutMs;
-  while (true) {
-    const r = await check();
-    if (r.done || r.fatal) return r;
-    if (performance.now() >= deadline) return Object.assign(r, {timedOut: true});
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-"""
-
-# Shared helpers for the check functions: whitespace-normalised text and ``>>>`` piercing.
-_HELPERS = r"""
-const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
-const pierce = (selector) => {
-  let roots = [document];
-  let found = [];
-  const hops = selector.split(/\s*>>>\s*/);
-  hops.forEach((hop, i) => {
-    found = roots.flatMap((root) => [...root.querySelectorAll(hop)]);
-    if (i < hops.length - 1) roots = found.map((el) => el.shadowRoot || el.contentDocument).filter(Boolean);
-  });
-  return found;
-};
-const shadowText = (el) => {
-  const parts = [];
-  for (const host of el.querySelectorAll('*')) {
-    if (host.shadowRoot) for (const child of host.shadowRoot.children) parts.push(child.innerText || '');
-  }
-  return norm(parts.join(' '));
-};
-"""
+_POLL = load_script("tools", "poll_until")
 
 
 async def poll_in_page(session: ToolSession, check: str, timeout_ms: int) -> dict[str, Any]:
@@ -172,29 +140,7 @@ class TextWaitInput(ToolInput):
 
 
 def _text_check(text: str, selector: str | None) -> str:
-    return f"""() => {{
-      {_HELPERS}
-      const want = norm({json.dumps(text)}).toLowerCase();
-      const selector = {json.dumps(selector)};
-      let scopes;
-      if (selector) {{
-        try {{ scopes = pierce(selector); }}
-        catch (e) {{ return {{fatal: true, code: 'invalid_arguments', reason: 'bad selector: ' + e.message}}; }}
-        if (!scopes.length) return {{done: false, code: 'element_not_found'}};
-      }} else {{
-        if (!document.body) return {{done: false, seen: ''}};
-        scopes = [document.body];
-      }}
-      let seen = '';
-      for (const scope of scopes) {{
-        const t = norm(scope.innerText !== undefined ? scope.innerText : scope.textContent);
-        if (t.toLowerCase().includes(want)) return {{done: true}};
-        seen = seen || t;
-      }}
-      // Open shadow roots are not in innerText: look there only when the light DOM has no match.
-      if (scopes.some((scope) => shadowText(scope).toLowerCase().includes(want))) return {{done: true}};
-      return {{done: false, seen: seen.slice(0, 200)}};
-    }}"""
+    return "() => " + call_expression(load_script("tools", "text_present"), text, selector)
 
 
 @tool("wait_for_text", TextWaitInput, WaitOutput)
@@ -227,20 +173,9 @@ class FunctionWaitInput(ToolInput):
 
 
 def _function_check(source: str) -> str:
+    """The user's expression, spliced in as code (a page's CSP may forbid eval), then judged."""
     body = source.strip().rstrip(";").strip()
-    return f"""async () => {{
-      let v = await (
-{body}
-      );
-      if (typeof v === 'function') v = await v();
-      if (!v) return {{done: false, last: String(v)}};
-      if (v instanceof Node) {{
-        v = v.nodeType === 1 ? '<' + v.localName + (v.id ? '#' + v.id : '') + '>' : v.nodeName;
-      }} else {{
-        try {{ JSON.stringify(v); }} catch (e) {{ v = String(v); }}
-      }}
-      return {{done: true, value: v}};
-    }}"""
+    return f"async () => ({load_script('tools', 'truthy_result')})(await (\n{body}\n))"
 
 
 @tool("wait_for_function", FunctionWaitInput, WaitFunctionOutput)

@@ -18,13 +18,15 @@ import trio
 from pydantic import Field, SecretStr
 
 from cdpdriver import JavaScriptError
+from cdpdriver.scripts import call_expression, load_script
 
 from .. import inputs, locate
+from ..assertions.polling import poll
+from ..assertions.urls import url_matches
 from ..errors import ToolError
 from ..models import TimeoutMs, ToolInput, ToolOutput, WaitTimeoutMs
 from ..registry import tool
 from ..session import ToolSession
-from .test import poll, url_matches
 
 INVALID_GRACE_S = 0.3
 
@@ -75,42 +77,12 @@ async def fill_field(element: locate.Element, value: str) -> bool:
 
 # Runs after submitting, in the current frame: is this still the same document, which
 # criteria hold, and what error texts or invalid fields does the page show?
-LOGIN_STATE_JS = r"""
-((token, passwordSelector, successSelector) => {
-  const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
-  const visible = (el) => {
-    if (el.checkVisibility && !el.checkVisibility({visibilityProperty: true})) return false;
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0;
-  };
-  const all = (sel) => { try { return [...document.querySelectorAll(sel)]; } catch (e) { return []; } };
-  const same = window.__a11yLoginToken === token;
-  const errors = [];
-  const add = (t) => { t = norm(t); if (t && t.length <= 300 && !errors.includes(t)) errors.push(t); };
-  const ERRORS = '[role=alert], [aria-live=assertive], .error, .errors, .error-message, .alert-danger, ' +
-    '.alert-error, .invalid-feedback, .form-error, .field-error, .notification.is-danger, [data-error]';
-  for (const e of all(ERRORS)) if (visible(e)) add(e.innerText);
-  for (const field of all('[aria-invalid=true]')) {
-    const ids = (field.getAttribute('aria-errormessage') || field.getAttribute('aria-describedby') || '').split(/\s+/);
-    for (const id of ids) { const n = id && document.getElementById(id); if (n && visible(n)) add(n.innerText); }
-  }
-  const invalid = same ? all('form :invalid').filter((f) => f.matches('input, select, textarea'))
-    .map((f) => (f.name || f.id || f.type) + ': ' + f.validationMessage) : [];
-  return {
-    url: location.href,
-    same,
-    password: all(passwordSelector).some(visible),
-    success: successSelector ? all(successSelector).some(visible) : false,
-    errors: errors.slice(0, 5),
-    invalid: invalid.slice(0, 5),
-  };
-})
-"""
+LOGIN_STATE_JS = load_script("tools", "login_state")
+_SELECTOR_VALID = "(selector) => { try { document.querySelector(selector); return true; } catch { return false; } }"
 
 
 async def _check_selector(session: ToolSession, name: str, selector: str) -> None:
-    ok = await locate.evaluate(session, f"(() => {{ try {{ document.querySelector({json.dumps(selector)}); return true; }}"
-                                        " catch (e) { return false; } })()")
+    ok = await locate.evaluate(session, call_expression(_SELECTOR_VALID, selector))
     if not ok:
         raise ToolError("invalid_arguments", f"{name} {selector!r} is not valid CSS")
 
@@ -159,8 +131,8 @@ class _Login:
 
     async def state(self) -> dict[str, Any] | None:
         """The page's login state, or None while a navigation replaces the document."""
-        expression = (f"({LOGIN_STATE_JS})({json.dumps(self.token)}, {json.dumps(self.args.password_selector)}, "
-                      f"{json.dumps(self.args.success_selector)})")
+        expression = call_expression(LOGIN_STATE_JS, self.token, self.args.password_selector,
+                                     self.args.success_selector)
         try:
             result = await poll(lambda: locate.evaluate(self.session, expression, timeout=10), 0)
         except ToolError as exc:
@@ -241,60 +213,7 @@ async def workflow_login(session: ToolSession, args: LoginInput) -> LoginOutput:
 
 # Runs with this = the table (or a container of one, or an ARIA table/grid). Expands
 # colspan/rowspan into a grid, finds the header rows, and names the columns.
-TABLE_JS = r"""
-function (useHeaders, maxRows) {
-  const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
-  const ARIA = '[role=table], [role=grid], [role=treegrid]';
-  let table = this;
-  if (table.localName !== 'table' && !table.matches(ARIA)) {
-    table = table.querySelector('table') || table.querySelector(ARIA);
-    if (!table) throw new Error('the element is not a table and contains none');
-  }
-  let rows;
-  if (table.localName === 'table') {
-    rows = [...table.rows].map((r) => ({
-      head: r.parentElement.localName === 'thead',
-      cells: [...r.cells].map((c) => ({text: norm(c.innerText), header: c.localName === 'th',
-                                        colspan: c.colSpan, rowspan: c.rowSpan})),
-    }));
-  } else {
-    const own = (el, sel) => [...el.querySelectorAll(sel)].filter((e) => e.closest(ARIA) === table);
-    rows = own(table, '[role=row]').map((r) => {
-      const cells = [...r.querySelectorAll('[role=cell], [role=gridcell], [role=columnheader], [role=rowheader]')]
-        .filter((c) => c.closest('[role=row]') === r);
-      return {head: false, cells: cells.map((c) => ({text: norm(c.innerText), header: c.getAttribute('role') === 'columnheader',
-        colspan: +c.getAttribute('aria-colspan') || 1, rowspan: +c.getAttribute('aria-rowspan') || 1}))};
-    });
-  }
-  const grid = rows.map(() => []);
-  rows.forEach((row, r) => {
-    let c = 0;
-    for (const cell of row.cells) {
-      while (grid[r][c] !== undefined) c++;
-      const colspan = Math.min(Math.max(cell.colspan || 1, 1), 1000);
-      const rowspan = cell.rowspan === 0 ? rows.length - r : Math.min(Math.max(cell.rowspan || 1, 1), rows.length - r);
-      for (let dr = 0; dr < rowspan; dr++) for (let dc = 0; dc < colspan; dc++) grid[r + dr][c + dc] = cell.text;
-      c += colspan;
-    }
-  });
-  const width = Math.max(0, ...grid.map((g) => g.length));
-  const full = grid.map((g) => Array.from({length: width}, (_, i) => g[i] ?? ''));
-  let headerRows = 0;
-  if (useHeaders && rows.length) {
-    while (headerRows < rows.length && rows[headerRows].head) headerRows++;
-    if (!headerRows) while (headerRows < rows.length - 1 && rows[headerRows].cells.length && rows[headerRows].cells.every((c) => c.header)) headerRows++;
-    if (!headerRows) headerRows = 1;
-  }
-  const columns = [];
-  for (let c = 0; c < width; c++) {
-    const parts = [];
-    for (let h = 0; h < headerRows; h++) { const t = full[h][c]; if (t && parts[parts.length - 1] !== t) parts.push(t); }
-    columns.push(parts.join(' / '));
-  }
-  const body = full.slice(headerRows);
-  return {columns, headerRows, total: body.length, rows: body.slice(0, maxRows)};
-}
-"""
+TABLE_JS = load_script("tools", "extract_table")
 
 
 class ExtractTableInput(ToolInput):

@@ -1,27 +1,4 @@
-"""Page-side collectors for the quality audit: web-vitals observers and documented checks."""
-
-# Installed before any page script (Page.addScriptToEvaluateOnNewDocument) so the
-# observers see the whole load, including paint and layout-shift entries.
-VITALS_OBSERVER = r"""
-(() => {
-  const v = window.__a11yVitals = {lcp: null, lcpElement: null, cls: 0, longTasks: []};
-  const describe = (el) => el ? el.localName + (el.id ? '#' + el.id : '') : null;
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) { v.lcp = e.startTime; v.lcpElement = describe(e.element); }
-    }).observe({type: 'largest-contentful-paint', buffered: true});
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (!e.hadRecentInput) v.cls += e.value;
-    }).observe({type: 'layout-shift', buffered: true});
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) v.longTasks.push([e.startTime, e.duration]);
-    }).observe({type: 'longtask', buffered: true});
-  } catch (e) {}
-})();
-"""
-
-# One pass over the loaded page: metrics plus the facts the SEO and best-practice checks need.
-COLLECT = r"""
+// Whole script, an expression: returns the loaded page's metrics (from window.__a11yVitals and performance entries) and the facts the SEO and best-practice checks need.
 (() => {
   const v = window.__a11yVitals || {lcp: null, cls: 0, longTasks: []};
   const fcpEntry = performance.getEntriesByType('paint').find((e) => e.name === 'first-contentful-paint');
@@ -55,4 +32,3 @@ COLLECT = r"""
     distortedImages: aspect,
   };
 })()
-"""

@@ -1,12 +1,6 @@
-"""The page-side half of element location, as one JavaScript function.
-
-It runs in the target frame's main world, finds the element by CSS (with
-``>>>`` to pierce open shadow roots and same-origin frames) or by a semantic
-locator, and polls until the element reaches the wanted state or the deadline
-passes, so a wait costs one CDP round trip instead of one per poll.
-"""
-
-LOCATE_FUNCTION = r"""
+// Function expression (locator, state, timeout ms, options): returns the element once it reaches the state, null for hidden/detached, or throws JSON {code, message}.
+// Finds by CSS (`>>>` pierces open shadow roots and same-origin frames) or a semantic locator,
+// and polls in the page, so a wait costs one CDP round trip instead of one per poll.
 async (loc, want, timeoutMs, opts) => {
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
   const low = (s) => norm(s).toLowerCase();
@@ -187,4 +181,3 @@ async (loc, want, timeoutMs, opts) => {
     await new Promise((resolve) => setTimeout(resolve, want === 'actionable' ? 16 : 50));
   }
 }
-"""

@@ -1,59 +1,7 @@
-"""Page-side JavaScript for cdp_get_performance_metrics: Web Vitals measured in the page itself.
+// Function expression (describe): returns the page's Web Vitals (LCP, CLS, INP, navigation timing, long tasks) from its own PerformanceObserver buffers.
+// Applied to describe_element_path.js; reads the interactions perf_interaction_recorder.js kept.
+async (describe) => {
 
-Everything comes from the page's own PerformanceObserver with ``buffered: true``:
-largest-contentful-paint, layout-shift, event (durationThreshold 16), first-input,
-longtask, plus the navigation and paint entries. The browser buffers only slow
-interactions (104 ms and more), so ``RECORDER`` is also installed in each tab to
-keep every interaction of 16 ms or more from then on.
-"""
-
-from __future__ import annotations
-
-# (Pasted inside each script's function, so nothing leaks into the page's global scope.)
-# Describes an element as a short CSS path (id-anchored when possible), for people and for tools.
-DESCRIBE = r"""
-  const __a11yDescribe = (node) => {
-  if (!node) return null;
-  if (node.nodeType !== 1) return node.nodeName ? node.nodeName.toLowerCase() : null;
-  const parts = [];
-  let el = node;
-  while (el && el.nodeType === 1 && parts.length < 6) {
-    let part = el.localName;
-    if (el.id) { parts.unshift(part + '#' + CSS.escape(el.id)); break; }
-    part += [...el.classList].slice(0, 2).map(c => '.' + CSS.escape(c)).join('');
-    const parent = el.parentElement;
-    if (parent) {
-      const same = [...parent.children].filter(x => x.localName === el.localName);
-      if (same.length > 1) part += ':nth-of-type(' + (same.indexOf(el) + 1) + ')';
-    }
-    parts.unshift(part);
-    el = parent;
-  }
-  return parts.join(' > ');
-};
-"""
-
-RECORDER = r"""
-(() => {
-  if (window.__a11yPerf) return;""" + DESCRIBE + r"""
-  const store = {events: []};
-  Object.defineProperty(window, '__a11yPerf', {value: store, enumerable: false});
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) {
-        if (!e.interactionId) continue;
-        store.events.push({interactionId: e.interactionId, name: e.name, startTime: e.startTime,
-          duration: e.duration, processingStart: e.processingStart, processingEnd: e.processingEnd,
-          target: __a11yDescribe(e.target)});
-        if (store.events.length > 1000) store.events.shift();
-      }
-    }).observe({type: 'event', durationThreshold: 16, buffered: true});
-  } catch (e) { /* Event Timing unsupported */ }
-})();
-"""
-
-MEASURE = r"""
-(async () => {""" + DESCRIBE + r"""
   const round = (v) => (typeof v === 'number' && isFinite(v)) ? Math.round(v * 10) / 10 : null;
   const observe = (type, extra) => new Promise((resolve) => {
     if (!PerformanceObserver.supportedEntryTypes.includes(type)) { resolve(null); return; }
@@ -69,7 +17,7 @@ MEASURE = r"""
   const lcp = last ? {
     time_ms: round(last.renderTime || last.loadTime || last.startTime),
     render_time_ms: round(last.renderTime), load_time_ms: round(last.loadTime),
-    element: __a11yDescribe(last.element), size: last.size, url: last.url || null,
+    element: describe(last.element), size: last.size, url: last.url || null,
     id: last.id || null, candidates: lcps.length,
   } : null;
 
@@ -83,21 +31,21 @@ MEASURE = r"""
     if (current > cls) { cls = current; worst = win.slice(); }
   }
   const shiftView = (e) => ({value: Math.round(e.value * 10000) / 10000, time_ms: round(e.startTime),
-    sources: (e.sources || []).map((s) => ({element: __a11yDescribe(s.node),
+    sources: (e.sources || []).map((s) => ({element: describe(s.node),
       previous: rect(s.previousRect), current: rect(s.currentRect)}))});
   const contribution = {};
   for (const e of worst) for (const s of (e.sources || [])) {
-    const key = __a11yDescribe(s.node) || '(removed element)';
+    const key = describe(s.node) || '(removed element)';
     contribution[key] = (contribution[key] || 0) + e.value / Math.max(1, e.sources.length);
   }
 
   const recorded = (window.__a11yPerf && window.__a11yPerf.events) || [];
   const buffered = (await observe('event', {durationThreshold: 16}) || []).filter((e) => e.interactionId)
     .map((e) => ({interactionId: e.interactionId, name: e.name, startTime: e.startTime, duration: e.duration,
-      processingStart: e.processingStart, processingEnd: e.processingEnd, target: __a11yDescribe(e.target)}));
+      processingStart: e.processingStart, processingEnd: e.processingEnd, target: describe(e.target)}));
   const firsts = (await observe('first-input') || []).map((e) => ({interactionId: e.interactionId, name: e.name,
     startTime: e.startTime, duration: e.duration, processingStart: e.processingStart,
-    processingEnd: e.processingEnd, target: __a11yDescribe(e.target)}));
+    processingEnd: e.processingEnd, target: describe(e.target)}));
   // One interaction (a tap: pointerdown, pointerup, click) is several entries sharing an interactionId:
   // its duration is the longest entry; the entry that did the most handler work explains it.
   const byInteraction = new Map();
@@ -152,5 +100,4 @@ MEASURE = r"""
     long_tasks: {count: tasks.length, total_blocking_time_ms: round(tbt),
       longest_ms: round(tasks.reduce((m, t) => Math.max(m, t.duration), 0))},
   };
-})()
-"""
+}

@@ -1,0 +1,39 @@
+"""``a11y serve``: the HTTP audit service (quart-trio on hypercorn, in-process, one nursery).
+
+Shape of the process::
+
+    trio.run
+    └── nursery (serve_app)
+        ├── BrowserSupervisor.run   one warm browser; relaunched whenever it dies
+        └── hypercorn.trio.serve    POST /audit, GET /health, GET /openapi.json
+
+Why one nursery: the browser, the HTTP server and every in-flight audit share one
+lifetime, so a shutdown (SIGINT/SIGTERM or a test leaving ``running_service``) cancels the
+audits, stops the server and kills the browser's process group, with nothing left behind.
+
+Why a supervisor instead of launching per request: a Chromium start costs ~0.5-1 s, far more
+than a small audit; every audit gets a fresh browser *context* instead (the engine's job), so
+isolation does not need a fresh process. When the browser crashes the audits running on it
+fail with ``browser_crashed`` and the next ones wait (bounded) for the relaunch.
+
+Request handling order for ``POST /audit`` (cheapest rejection first, nothing is opened
+before the request is known to be good): token -> content type -> size -> JSON -> model ->
+server limits -> LLM configuration -> queue admission -> browser -> audit.
+
+The modules, one job each:
+
+- :mod:`.config`: :class:`ServiceConfig`, everything the service needs, and the engine's
+  limits derived from it;
+- :mod:`.supervisor`: :class:`BrowserSupervisor`, the one warm browser;
+- :mod:`.gate`: :class:`AuditGate`, admission (how many run, how many wait);
+- :mod:`.handlers`: ``POST /audit`` step by step, and the JSON/error bodies;
+- :mod:`.app`: :func:`create_app`, the routes and error handlers;
+- :mod:`.serve`: :func:`serve_app` / :func:`running_service` (the nursery above) and the
+  ``a11y serve`` entry point.
+"""
+
+from .app import create_app
+from .config import ServiceConfig
+from .serve import RunningService, running_service, serve_app
+
+__all__ = ["RunningService", "ServiceConfig", "create_app", "running_service", "serve_app"]

@@ -1,0 +1,107 @@
+"""The service's configuration: one object, independent of argparse, from which the engine's
+limits and the browser connection are derived."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+
+import trio
+
+from audit.engine import EngineLimits
+from cdpdriver import Browser, LaunchOptions, connect, launch
+
+#: Every module of the service logs here: operators filter on this name (one line per audit).
+log = logging.getLogger("a11y.server")
+
+BrowserFactory = Callable[[], AbstractAsyncContextManager[Browser]]
+
+
+@dataclass
+class ServiceConfig:
+    """Everything the service needs, independent of argparse so tests can build it directly.
+
+    ``browser_url`` attaches to a running browser (the shared test Chromium) instead of
+    launching one; ``browser_factory`` overrides both (e.g. a factory that always fails, to
+    test the unhealthy path). ``port`` 0 binds a free port; the bound URL is reported by
+    ``serve_app``/``running_service``.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    concurrency: int = 4
+    max_pages: int = 500
+    queue_size: int = 16
+    token: str | None = None
+    block_private_networks: bool = False
+    navigation_timeout: float = 30.0
+    audit_timeout: float = 300.0
+    browser_url: str | None = None
+    browser_factory: BrowserFactory | None = None
+    launch_options: LaunchOptions | None = None
+    #: How long an audit waits for the browser to be (re)started before giving up with 503.
+    browser_wait_timeout: float = 30.0
+    #: How long /health waits for a browser that is starting (not one that failed to start).
+    health_wait_timeout: float = 5.0
+    #: Extra time the outer guard gives the engine to honour its own audit timeout.
+    audit_timeout_grace: float = 5.0
+    #: Seconds in-flight requests get to finish at shutdown before they are cancelled.
+    graceful_timeout: float = 3.0
+    max_relaunch_backoff: float = 30.0
+    environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.concurrency < 1:
+            problems.append("--concurrency must be at least 1")
+        if self.queue_size < 0:
+            problems.append("--queue-size must be 0 or more")
+        if self.max_pages < 1:
+            problems.append("--max-pages must be at least 1")
+        if self.navigation_timeout <= 0 or self.audit_timeout <= 0:
+            problems.append("timeouts must be positive")
+        if not 0 <= self.port <= 65535:
+            problems.append("--port must be 0..65535")
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> ServiceConfig:
+        """Build from ``a11y serve`` arguments; ``A11Y_API_TOKEN`` is the token when
+        ``--token`` is not given (so the secret need not appear in ``ps`` output)."""
+        env = os.environ if environ is None else environ
+        return cls(
+            host=args.host,
+            port=args.port,
+            concurrency=args.concurrency,
+            max_pages=args.max_pages,
+            queue_size=args.queue_size,
+            token=args.token or env.get("A11Y_API_TOKEN") or None,
+            block_private_networks=args.block_private_networks,
+            navigation_timeout=args.navigation_timeout,
+            audit_timeout=args.audit_timeout,
+            environ=env,
+        )
+
+    def engine_limits(self, page_limiter: trio.CapacityLimiter | None = None) -> EngineLimits:
+        """The engine's limits; ``page_limiter`` (one per service) bounds the pages open at
+        once across all audits, ``concurrency`` those of one crawl."""
+        return EngineLimits(
+            navigation_timeout=self.navigation_timeout,
+            audit_timeout=self.audit_timeout,
+            concurrency=self.concurrency,
+            block_private_networks=self.block_private_networks,
+            page_limiter=page_limiter,
+        )
+
+    def open_browser(self) -> AbstractAsyncContextManager[Browser]:
+        """A fresh browser connection: the factory, an attach to ``browser_url``, or a launch."""
+        if self.browser_factory is not None:
+            return self.browser_factory()
+        if self.browser_url:
+            return connect(self.browser_url)
+        return launch(self.launch_options or LaunchOptions())

@@ -1,0 +1,136 @@
+"""Serving: the supervisor and hypercorn in one nursery (see the package docstring), in
+process for tests and benchmarks (:func:`running_service`) or as ``a11y serve`` (:func:`run`)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+import trio
+from hypercorn.config import Config as HypercornConfig
+from quart_trio import QuartTrio
+
+from audit.meta import package_version
+
+from .app import create_app
+from .config import ServiceConfig, log
+from .handlers import Service
+from .supervisor import BrowserSupervisor
+
+
+@dataclass
+class RunningService:
+    """What ``serve_app`` reports once listening: where, and the objects behind it."""
+
+    url: str
+    urls: list[str]
+    app: QuartTrio
+    service: Service
+    shutdown: trio.Event
+
+    @property
+    def supervisor(self) -> BrowserSupervisor:
+        return self.service.supervisor
+
+
+def hypercorn_config(config: ServiceConfig) -> HypercornConfig:
+    """Hypercorn settings: the bind address, no access log (the audit handler logs one line
+    per audit instead), errors through logging to stderr, and the shutdown grace period."""
+    hc = HypercornConfig()
+    host = f"[{config.host}]" if ":" in config.host and not config.host.startswith("[") else config.host
+    hc.bind = [f"{host}:{config.port}"]
+    hc.accesslog = None  # one line per audit is logged by the handler instead
+    hc.errorlog = logging.getLogger("hypercorn.error")
+    hc.graceful_timeout = config.graceful_timeout
+    return hc
+
+
+async def serve_app(
+    config: ServiceConfig,
+    *,
+    shutdown: trio.Event | None = None,
+    task_status: trio.TaskStatus[RunningService] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Run the supervisor and the HTTP server until ``shutdown`` is set (or cancelled).
+
+    Use with ``nursery.start(serve_app, config)``: it returns a ``RunningService`` once the
+    socket is bound (the browser may still be starting; /audit and /health wait for it).
+    """
+    from hypercorn.trio import serve
+
+    app = create_app(config)
+    service: Service = app.extensions["a11y"]
+    stop = shutdown if shutdown is not None else trio.Event()
+    http_done = trio.Event()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(service.supervisor.run)
+        try:
+
+            async def http(task_status: trio.TaskStatus[list[str]]) -> None:
+                try:
+                    await serve(app, hypercorn_config(config), shutdown_trigger=stop.wait,
+                                task_status=task_status)
+                finally:
+                    http_done.set()
+
+            urls: list[str] = await nursery.start(http)
+            log.info("a11y %s listening on %s", package_version(), ", ".join(urls))
+            task_status.started(RunningService(urls[0], list(urls), app, service, stop))
+            await http_done.wait()  # hypercorn returns after its graceful period
+        finally:
+            service.supervisor.request_stop()  # the browser goes last, on every exit path
+
+
+@asynccontextmanager
+async def running_service(config: ServiceConfig) -> AsyncIterator[RunningService]:
+    """The whole service in-process for the body of the block (tests, benchmarks)::
+
+        async with running_service(ServiceConfig(port=0, browser_url=ws)) as svc:
+            httpx.AsyncClient(base_url=svc.url)...
+    """
+    async with trio.open_nursery() as nursery:
+        running: RunningService = await nursery.start(serve_app, config)
+        try:
+            yield running
+        finally:
+            running.shutdown.set()
+
+
+async def _serve_until_signalled(config: ServiceConfig) -> None:
+    shutdown = trio.Event()
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+
+            async def watch() -> None:
+                async for signum in signals:
+                    log.info("received %s; shutting down", signal.Signals(signum).name)
+                    shutdown.set()
+                    return
+
+            nursery.start_soon(watch)
+            await serve_app(config, shutdown=shutdown)
+            nursery.cancel_scope.cancel()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry point of ``a11y serve``: returns the process exit code."""
+    if not getattr(args, "verbose", False):
+        # The engine logs its own summary per audit; the handler's line is the one we keep.
+        logging.getLogger("audit").setLevel(logging.WARNING)
+    try:
+        config = ServiceConfig.from_args(args)
+    except ValueError as exc:
+        log.error("invalid options: %s", exc)
+        return 2
+    try:
+        trio.run(_serve_until_signalled, config)
+    except OSError as exc:
+        log.error("cannot serve on %s:%s: %s", config.host, config.port, exc)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
