@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
-from contextlib import nullcontext
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import trio
 
@@ -26,6 +27,7 @@ from cdpdriver.scripts import load_script
 from .axe import FRAME_TIMEOUT, PartialRunner, finish_run
 from .axe_bundle import rule_impacts
 from .crawl import crawl_site
+from .egress import egress_proxy
 from .failures import AuditFailed, failures_classified
 from .findings import best_practices_from, findings_from, rules_tested
 from .llm.evidence import Evidence
@@ -37,6 +39,7 @@ from .readiness import SETTLE_CAP, DocumentInfo, DocumentWatch, install_tracker,
 from .rules import axe_run_options
 from .scoring import page_score
 from .spares import spare_pages
+from .urls import without_credentials
 
 log = logging.getLogger(__name__)
 
@@ -99,8 +102,10 @@ async def _audit_page(
     allow: frozenset[str],
 ) -> PageAudit:
     options = axe_run_options(request.version, request.level, request.best_practices)
+    guarded = limits.block_private_networks
     async with (
-        spare_pages(browser).page() as page,
+        _allowed_through_proxy(browser, allow),
+        spare_pages(browser, guarded=guarded).page() as page,
         trio.open_nursery() as nursery,
     ):
         try:
@@ -126,6 +131,23 @@ async def _audit_page(
         finally:
             nursery.cancel_scope.cancel()
     return _page_audit(url, doc, results, request, run.untested_frames, links, evidence)
+
+
+@asynccontextmanager
+async def _allowed_through_proxy(browser: Browser, allow: frozenset[str]) -> AsyncIterator[None]:
+    """Let the egress proxy connect to the hosts of ``allow`` for the block (tests only: the
+    request-level guard still judges every other URL on those hosts)."""
+    if not allow:
+        yield
+        return
+    proxy = await egress_proxy(browser)
+    pairs = {(p.hostname or "", p.port or (443 if p.scheme == "https" else 80)) for p in map(urlsplit, allow)}
+    added = pairs - proxy.allow
+    proxy.allow |= added
+    try:
+        yield
+    finally:
+        proxy.allow -= added
 
 
 async def _load(page: Page, url: str, limits: EngineLimits, guard: NetGuard | None) -> DocumentInfo:
@@ -236,14 +258,15 @@ async def run_audit(
         ):
             audits = await _audit_pages(browser, request, limits, on_page)
     except AuditFailed as failure:
-        log.warning("audit %s failed: %s: %s", request.url, failure.code, failure.message)
+        log.warning("audit %s failed: %s: %s", without_credentials(request.url), failure.code, failure.message)
         raise
     llm_summary = await review_audit(request, audits, deadline)  # never raises
     result = assemble(request, audits, int((time.monotonic() - started) * 1000))
     result.llm = llm_summary
     log.debug(  # the service and the CLI write the one line per audit
         "audit %s: %d page(s), %d finding(s), score %.1f, %d ms",
-        request.url, len(result.pages), len(result.findings), result.score, result.duration_ms,
+        without_credentials(request.url), len(result.pages), len(result.findings), result.score,
+        result.duration_ms,
     )
     return result
 
@@ -283,7 +306,7 @@ async def _audit_pages(
         except AuditFailed as failure:
             if failure.code == "browser_crashed":
                 raise
-            log.info("page %s failed: %s: %s", url, failure.code, failure.message)
+            log.info("page %s failed: %s: %s", without_credentials(url), failure.code, failure.message)
             status = next((d.get("status") for d in failure.details if isinstance(d, dict)), None)
             return PageAudit(PageResult(url=url, status="failed", http_status=status, error=failure.error_info()))
 

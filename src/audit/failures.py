@@ -30,18 +30,24 @@ from cdpdriver import (
 )
 
 from .models import AUDIT_ERROR_CODES, ErrorInfo
+from .urls import scrub_credentials
 
 ERROR_CODES = AUDIT_ERROR_CODES
 
 
 class AuditFailed(Exception):
-    """The audit could not be completed; ``code`` is one of :data:`ERROR_CODES`."""
+    """The audit could not be completed; ``code`` is one of :data:`ERROR_CODES`.
+
+    Message and details never carry a URL's ``user:password@``: they are logged, returned and
+    stored, so credentials are cut here, where every failure is made.
+    """
 
     def __init__(self, code: str, message: str, details: list | None = None) -> None:
+        message = scrub_credentials(message)
         super().__init__(message)
         self.code = code
         self.message = message
-        self.details: list[Any] = list(details or [])
+        self.details: list[Any] = scrub_credentials(list(details or []))
 
     def error_info(self) -> ErrorInfo:
         return ErrorInfo(code=self.code, message=self.message)

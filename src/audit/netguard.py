@@ -27,6 +27,7 @@ from cdpdriver.page import ChildTarget
 from cdpdriver.protocol import fetch, network
 
 from .addresses import IPAddress, blocked_reason, is_local_name, resolve_host
+from .urls import without_credentials
 
 log = logging.getLogger(__name__)
 
@@ -99,10 +100,13 @@ class NetGuard:
                 return
             verdict.resource_type = str(params.get("resourceType", ""))
             self.blocked.append(verdict)
-            log.info("blocked request to a private network: %s (%s)", url, ", ".join(verdict.addresses))
+            log.info(
+                "blocked request to a private network: %s (%s)",
+                without_credentials(url), ", ".join(verdict.addresses),
+            )
             await session.execute(fetch.fail_request(fetch.RequestId(request_id), BLOCK_REASON))
         except CDPError as exc:  # the request or its target went away meanwhile
-            log.debug("could not answer paused request %s: %s", url, exc)
+            log.debug("could not answer paused request %s: %s", without_credentials(url), exc)
 
     async def _verdict(self, url: str) -> BlockedRequest | None:
         """None to let ``url`` through, else why it is refused."""

@@ -9,6 +9,10 @@ in that renderer, where the audit's own injection and run then start warm. Each 
 once, in a context no other page ever saw, so isolation between audits is what a cold page
 would give.
 
+With ``--block-private-networks`` the contexts are *guarded*: created with the browser's
+egress proxy (:mod:`audit.egress`), so every connection of their pages is judged by the
+address actually connected to. Guarded and unguarded spares are kept apart.
+
 Spares exist only for headless browsers (in a headed one each would be a visible window), and
 their refill and clean-up tasks run in the browser's own nursery, so none outlives the browser.
 """
@@ -27,6 +31,7 @@ from cdpdriver import Browser, Page, call_function, isolated_world
 from cdpdriver.scripts import load_script
 
 from .axe import STEP_TIMEOUT, finisher_pool, inject
+from .egress import BYPASS_NOTHING, egress_proxy
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +69,9 @@ class SparePages:
     in the browser's nursery, off the caller's critical path.
     """
 
-    def __init__(self, browser: Browser, target: int = 1) -> None:
+    def __init__(self, browser: Browser, target: int = 1, *, guarded: bool = False) -> None:
         self.browser = browser
+        self.guarded = guarded
         self.target = target if browser.is_headless else 0
         self._ready: list[_Spare] = []
         self._scheduled = 0
@@ -138,7 +144,7 @@ class SparePages:
         page: Page | None = None
         # Shielded so that whatever the browser created is recorded for disposal.
         with trio.CancelScope(shield=True), trio.fail_after(STEP_TIMEOUT):
-            context_id = await self.browser.create_context()
+            context_id = await self._create_context()
         try:
             with trio.CancelScope(shield=True), trio.fail_after(STEP_TIMEOUT):
                 page = await self.browser.new_page(context_id=context_id)
@@ -158,6 +164,15 @@ class SparePages:
             raise
         return _Spare(page, context_id)
 
+    async def _create_context(self) -> str:
+        """A fresh context; a guarded one connects only through the egress proxy."""
+        if not self.guarded:
+            return await self.browser.create_context()
+        proxy = await egress_proxy(self.browser)
+        return await self.browser.create_context(
+            proxy_server=proxy.proxy_server, proxy_bypass_list=BYPASS_NOTHING
+        )
+
     async def _close(self, page: Page | None, context_id: str) -> None:
         with trio.CancelScope(shield=True):
             if page is not None:
@@ -165,19 +180,20 @@ class SparePages:
             await self.browser.dispose_context(context_id)
 
 
-_SPARES: weakref.WeakKeyDictionary[Browser, SparePages] = weakref.WeakKeyDictionary()
+_SPARES: weakref.WeakKeyDictionary[Browser, dict[bool, SparePages]] = weakref.WeakKeyDictionary()
 
 
-def spare_pages(browser: Browser) -> SparePages:
-    """The spares of ``browser`` (made on first use, gone with the browser object)."""
-    spares = _SPARES.get(browser)
+def spare_pages(browser: Browser, *, guarded: bool = False) -> SparePages:
+    """The spares of ``browser``, guarded or not (made on first use, gone with the browser)."""
+    kinds = _SPARES.setdefault(browser, {})
+    spares = kinds.get(guarded)
     if spares is None:
-        spares = _SPARES[browser] = SparePages(browser)
+        spares = kinds[guarded] = SparePages(browser, guarded=guarded)
     return spares
 
 
-def warm_up(browser: Browser) -> None:
+def warm_up(browser: Browser, *, guarded: bool = False) -> None:
     """Start preparing a spare page and a finisher now (e.g. right after a service launched
     its browser), so that the first audit is as fast as the later ones."""
-    spare_pages(browser)._refill()
+    spare_pages(browser, guarded=guarded)._refill()
     finisher_pool(browser).prewarm_in_background()

@@ -105,3 +105,23 @@ async def test_unresolvable_name_is_refused_before_the_browser_looks(browser):
         await run_audit(browser, make_request(url), BLOCKING)
     assert info.value.details[0]["netError"] == "net::ERR_BLOCKED_BY_CLIENT"
     assert "unresolvable" in info.value.message
+
+
+async def test_connect_level_guard_holds_when_the_request_level_one_is_fooled(browser, site, monkeypatch):
+    """DNS rebinding in miniature: the request-level look says "public" (forced here), yet the
+    connection is judged again by the address the egress proxy actually connects to."""
+    from audit.netguard import NetGuard as Guard
+
+    async def fooled(self, url):
+        return None
+
+    monkeypatch.setattr(Guard, "_verdict", fooled)
+    url = site.route(
+        "/guard3/page",
+        "<!doctype html><html lang=en><title>page</title><main><p id=out>pending</p></main>"
+        "<script>fetch('http://localhost.:" + str(site.port) + "/guard3/api')"
+        ".then(() => 'reached', e => 'refused').then(t => { out.textContent = t; });</script>",
+    )
+    audit = await audit_page(browser, url, make_request(url), BLOCKING, allow=[url])
+    assert audit.page.status == "ok"
+    assert paths(site, "/guard3/") == ["/guard3/page"]

@@ -34,6 +34,7 @@ from cdpdriver.protocol import page as page_domain
 from cdpdriver.scripts import call_expression, load_script
 
 from ..models import Finding, NeedsReviewItem
+from ..urls import without_credentials
 
 log = logging.getLogger(__name__)
 
@@ -434,7 +435,7 @@ async def collect_evidence(
                     shots += 1
             evidence.items = [i for i in evidence.items if _still_suspicious(i)]
         except (CDPError, JavaScriptError) as exc:
-            log.info("evidence collection on %s stopped: %s", page_url, exc)
+            log.info("evidence collection on %s stopped: %s", without_credentials(page_url), exc)
             evidence.errors.append(f"evidence collection stopped: {exc}")
         finally:
             with trio.move_on_after(5, shield=True):

@@ -36,6 +36,7 @@ from ..findings import findings_from, opening_tag
 from ..models import AuditRequest, Finding, FindingReview, LlmSummary, NeedsReviewItem, round1
 from ..page_audit import PageAudit
 from ..scoring import page_score
+from ..urls import without_credentials
 from .config import default_model, images_enabled
 from .evidence import (
     ALT_RULE,
@@ -91,7 +92,7 @@ async def collect_page_evidence(
         evidence.score_basis = score_basis(axe_results)
         return evidence
     except Exception as exc:  # noqa: BLE001 - evidence is optional; the audit goes on
-        log.warning("evidence collection on %s failed: %s", url, exc)
+        log.warning("evidence collection on %s failed: %s", without_credentials(url), exc)
         return Evidence(page_url=url, errors=[f"evidence collection failed on {url}: {type(exc).__name__}"])
 
 
