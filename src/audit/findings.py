@@ -18,7 +18,7 @@ Routing, decided once here:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -148,56 +148,41 @@ def findings_from(
     with :func:`number_findings`. Identical (rule, selector) pairs on the page are reported
     once. ``impact`` is the node's impact, else the rule's, else ``moderate``.
     """
-    findings: list[Finding] = []
-    seen: set[tuple[str, str]] = set()
-    for rule in _rules(axe_results, "violations"):
-        tags = list(rule.get("tags") or [])
-        if not is_wcag_rule(tags):
-            continue
-        level = level_of(tags)
-        scs = success_criteria(tags)
-        for node in _nodes(rule):
-            data = _common(rule, node, page_url)
-            key = (data["rule_id"], data["selector"])
-            if key in seen:
-                continue
-            seen.add(key)
-            findings.append(
-                Finding(
-                    id=f"f{start_index + len(findings)}",
-                    level=level,
-                    success_criteria=scs,
-                    **data,
-                )
-            )
-
-    review: list[NeedsReviewItem] = []
-    seen_review: set[tuple[str, str]] = set()
-    for rule in _rules(axe_results, "incomplete"):
-        tags = list(rule.get("tags") or [])
-        if not is_wcag_rule(tags):
-            continue
-        level = level_of(tags)
-        scs = success_criteria(tags)
-        for node in _nodes(rule):
-            data = _common(rule, node, page_url)
-            key = (data["rule_id"], data["selector"])
-            if key in seen_review:
-                continue
-            seen_review.add(key)
-            reason = (
-                "; ".join(_check_messages(node)) or data["failure_summary"] or data["help_text"]
-            )
-            review.append(
-                NeedsReviewItem(
-                    id=f"r{review_start_index + len(review)}",
-                    level=level,
-                    success_criteria=scs,
-                    reason=reason or "axe-core could not decide this element.",
-                    **data,
-                )
-            )
+    findings = [
+        Finding(id=f"f{start_index + n}", level=level, success_criteria=scs, **data)
+        for n, (level, scs, _, data) in enumerate(_wcag_nodes(axe_results, "violations", page_url))
+    ]
+    review = [
+        NeedsReviewItem(
+            id=f"r{review_start_index + n}",
+            level=level,
+            success_criteria=scs,
+            reason="; ".join(_check_messages(node)) or data["failure_summary"] or data["help_text"]
+            or "axe-core could not decide this element.",
+            **data,
+        )
+        for n, (level, scs, node, data) in enumerate(_wcag_nodes(axe_results, "incomplete", page_url))
+    ]
     return findings, review
+
+
+def _wcag_nodes(
+    axe_results: Mapping[str, Any], kind: str, page_url: str
+) -> Iterator[tuple[str, list[str], Mapping[str, Any], dict[str, Any]]]:
+    """(level, success criteria, node, common fields) of every node of the WCAG rules in
+    ``axe_results[kind]``, each (rule, selector) pair once, in axe's order."""
+    seen: set[tuple[str, str]] = set()
+    for rule in _rules(axe_results, kind):
+        tags = list(rule.get("tags") or [])
+        if not is_wcag_rule(tags):
+            continue
+        level, scs = level_of(tags), success_criteria(tags)
+        for node in _nodes(rule):
+            data = _common(rule, node, page_url)
+            key = (data["rule_id"], data["selector"])
+            if key not in seen:
+                seen.add(key)
+                yield level, scs, node, data
 
 
 def best_practices_from(

@@ -22,6 +22,7 @@ from cdpdriver import (
     Session,
     call_function_remote,
     evaluate_remote,
+    single_exception,
 )
 from cdpdriver.protocol.runtime import RemoteObject
 from cdpdriver.scripts import call_expression, load_script
@@ -257,7 +258,7 @@ def _dialog_message(tab: Tab) -> str:
 async def _until_dialog(tab: Tab, command: Any) -> Any:
     """Run a command, but stop waiting if the page opens a dialog (the command would block)."""
     result: list[Any] = [None]
-    try:
+    with single_exception():  # the command's own error, not a group callers cannot catch
         async with trio.open_nursery() as nursery:
             async def run() -> None:
                 result[0] = await command
@@ -269,11 +270,6 @@ async def _until_dialog(tab: Tab, command: Any) -> Any:
 
             nursery.start_soon(run)
             nursery.start_soon(watch)
-    except BaseExceptionGroup as group:
-        # The command's own error (JavaScriptError, ProtocolError…), not a group callers cannot catch.
-        if len(group.exceptions) == 1:
-            raise group.exceptions[0] from None
-        raise
     return result[0]
 
 

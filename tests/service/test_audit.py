@@ -215,11 +215,10 @@ async def test_client_disconnect_frees_the_slot(chromium, site, gate, caplog):
     fast = site.route("/service/fast-disconnect", CLEAN)
     caplog.set_level(logging.INFO, logger="a11y.server")
     async with service_for(chromium, concurrency=1, queue_size=0) as svc:
-        async with client_for(svc) as impatient:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(lambda: impatient.post("/audit", json={"url": slow}))
-                await _wait_entered(held)
-                nursery.cancel_scope.cancel()
+        async with client_for(svc) as impatient, trio.open_nursery() as nursery:
+            nursery.start_soon(lambda: impatient.post("/audit", json={"url": slow}))
+            await _wait_entered(held)
+            nursery.cancel_scope.cancel()
         with trio.fail_after(10):  # the server sees the closed connection and cancels
             while svc.service.gate.admitted:
                 await trio.sleep(0.01)

@@ -6,6 +6,7 @@ import base64
 import struct
 import time
 import zlib
+from pathlib import Path
 
 import trio
 
@@ -490,7 +491,7 @@ async def test_scroll_into_view(mcp, site):
     data = await mcp.ok("element_scroll_into_view", {"selector": "#far"})
     height = await mcp.js("innerHeight")
     assert await mcp.js("scrollY") > 2000
-    assert 0 <= data["box"]["y"] and data["box"]["y"] + data["box"]["height"] <= height
+    assert data["box"]["y"] >= 0 and data["box"]["y"] + data["box"]["height"] <= height
 
 
 # -- synthetic events, evaluate, screenshot -------------------------------------------------------
@@ -585,6 +586,6 @@ async def test_element_screenshot_clips_to_the_element(mcp, site, tool_config):
     assert {rows[y][x * channels:x * channels + 3] for x, y in ((0, 0), (25, 20), (49, 39))} == {b"\x00\x00\xff"}
     data = await mcp.ok("element_screenshot", {"selector": "#red", "format": "file", "path": "shots/red.png"})
     assert data["path"] == str((tool_config.output_dir / "shots" / "red.png").resolve())
-    assert _png_pixels(open(data["path"], "rb").read())[:2] == (120, 80)
+    assert _png_pixels(Path(data["path"]).read_bytes())[:2] == (120, 80)
     err = await mcp.fail("element_screenshot", {"selector": "#red", "format": "file", "path": "../escape.png"})
     assert err["code"] == "invalid_path"

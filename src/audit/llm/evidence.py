@@ -28,7 +28,7 @@ from urllib.parse import unquote, urlsplit
 
 import trio
 
-from cdpdriver import CDPError, JavaScriptError, Page, unwrap_evaluation
+from cdpdriver import CDPError, JavaScriptError, Page, call_function, evaluate_remote, remote_value
 from cdpdriver.protocol import accessibility, runtime
 from cdpdriver.protocol import page as page_domain
 from cdpdriver.scripts import call_expression, load_script
@@ -228,33 +228,24 @@ class _PageReader:
         await self._eval(load_script("audit", "evidence_page_helpers"))
 
     async def _eval(self, expression: str, by_value: bool = True) -> Any:
-        result = await self.session.execute(
-            runtime.evaluate(
-                expression=expression,
-                context_id=runtime.ExecutionContextId(self.world),
-                return_by_value=by_value,
-                object_group=OBJECT_GROUP,
-            ),
+        remote = await evaluate_remote(
+            self.session, expression, self.world, by_value=by_value, object_group=OBJECT_GROUP,
             timeout=10,
         )
-        return unwrap_evaluation(result, by_value)
+        return remote_value(remote) if by_value else remote
 
     async def element(self, selector: str) -> str | None:
         remote = await self._eval(call_expression("__a11yLlm.resolve", selector), by_value=False)
         return str(remote.object_id) if getattr(remote, "object_id", None) else None
 
     async def describe(self, object_id: str, scroll: bool, tight: bool) -> dict[str, Any]:
-        result = await self.session.execute(
-            runtime.call_function_on(
-                "function (o) { return __a11yLlm.describe(this, o); }",
-                object_id=runtime.RemoteObjectId(object_id),
-                arguments=[runtime.CallArgument(value={
-                    "scroll": scroll, "tight": tight, "markup": MARKUP_CHARS, "text": TEXT_CHARS})],
-                return_by_value=True,
-            ),
+        value = await call_function(
+            self.session,
+            "function (o) { return __a11yLlm.describe(this, o); }",
+            {"scroll": scroll, "tight": tight, "markup": MARKUP_CHARS, "text": TEXT_CHARS},
+            object_id=object_id,
             timeout=10,
         )
-        value = unwrap_evaluation(result, True)
         return value if isinstance(value, dict) else {}
 
     async def ax_name(self, object_id: str) -> tuple[str | None, str | None]:
