@@ -27,6 +27,7 @@ from cdpdriver.scripts import load_script
 from .axe import FRAME_TIMEOUT, PartialRunner, finish_run
 from .axe_bundle import rule_impacts
 from .crawl import crawl_site
+from .dialogs import DialogAnswerer
 from .egress import egress_proxy
 from .failures import AuditFailed, failures_classified
 from .findings import best_practices_from, findings_from, rules_tested
@@ -109,6 +110,8 @@ async def _audit_page(
         trio.open_nursery() as nursery,
     ):
         try:
+            dialogs = DialogAnswerer()
+            await dialogs.attach(page, nursery)
             guard = None
             if limits.block_private_networks:
                 guard = NetGuard(allow=allow)
@@ -130,7 +133,9 @@ async def _audit_page(
             evidence = await collect_page_evidence(page, request, results, url)
         finally:
             nursery.cancel_scope.cancel()
-    return _page_audit(url, doc, results, request, run.untested_frames, links, evidence)
+    audit = _page_audit(url, doc, results, request, run.untested_frames, links, evidence)
+    audit.page.dialogs = dialogs.dialogs
+    return audit
 
 
 @asynccontextmanager

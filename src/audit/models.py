@@ -282,6 +282,13 @@ def _round_score(value: float) -> float:
     return round1(value)
 
 
+class DialogInfo(_ResultModel):
+    """A JavaScript dialog the page opened; the audit accepted it."""
+
+    type: str = Field(description="alert, confirm, prompt or beforeunload")
+    message: str = Field(description="The dialog's text, at most 500 characters.")
+
+
 class PageResult(_ResultModel):
     """One page of the audit. ``status`` is ``ok`` when audited, ``failed`` when it should
     have been audited but could not be (breaks conformance), ``skipped`` when deliberately not
@@ -297,6 +304,10 @@ class PageResult(_ResultModel):
     rules_tested: list[str] = Field(
         default_factory=list,
         description="WCAG rules applicable on this page (failed, passed or undecided).",
+    )
+    dialogs: list[DialogInfo] = Field(
+        default_factory=list,
+        description="JavaScript dialogs the page opened while audited (each was accepted).",
     )
 
     @field_validator("score")

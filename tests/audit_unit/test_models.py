@@ -285,6 +285,7 @@ def test_result_serializes_camel_case():
         "error",
         "untestedFrames",
         "rulesTested",
+        "dialogs",
     }
     # JSON names are accepted back.
     assert AuditResult.model_validate(data) == result
