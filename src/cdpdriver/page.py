@@ -222,6 +222,22 @@ class Page:
         assert scope.cancelled_caught
         raise NavigationTimeout(url, wait_until or "commit", timeout)
 
+    @property
+    def document_loader_id(self) -> str | None:
+        """The loader of the document now shown; it changes when a navigation commits."""
+        return self._lifecycle.loader_id
+
+    async def wait_for_new_document(self, previous_loader_id: str | None, *, timeout: float = 30.0) -> bool:
+        """Wait until a document other than ``previous_loader_id``'s has loaded; False when none
+        did within ``timeout`` (e.g. the page stayed, or is still loading)."""
+        with trio.move_on_after(timeout):
+            while self._lifecycle.loader_id in (None, previous_loader_id):
+                self._check_alive()
+                await self._changed.wait()
+            await self._wait_lifecycle(self._lifecycle.loader_id, "load")
+            return True
+        return False
+
     async def wait_for_load_state(self, state: str = "load", *, timeout: float = 30.0) -> None:
         """Wait until the current document reached ``state`` (returns at once if it has)."""
         with trio.move_on_after(timeout):

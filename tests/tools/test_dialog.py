@@ -66,3 +66,32 @@ async def _dialog_soon(mcp):
         if info["has_dialog"]:
             return info
     raise AssertionError("no dialog opened")
+
+
+async def test_navigate_to_a_page_that_alerts_on_load_reports_the_dialog(mcp, site):
+    """#17 item 6: page_navigate says dialog_open at once instead of waiting out its timeout,
+    and after dialog_handle the next navigation works."""
+    import trio
+
+    alerting = site.route("/dialog/onload", "<title>Alerts</title><script>alert('welcome')</script><p>body</p>")
+    with trio.fail_after(10):
+        err = await mcp.fail("page_navigate", {"url": alerting})
+    assert err["code"] == "dialog_open" and "welcome" in err["message"]
+    await mcp.ok("dialog_handle", {"action": "accept"})
+    plain = site.route("/dialog/after", "<title>After</title>")
+    assert (await mcp.ok("page_navigate", {"url": plain}))["title"] == "After"
+
+
+async def test_navigate_away_from_a_beforeunload_page_reports_the_dialog(mcp, site):
+    import trio
+
+    guarded = site.route("/dialog/guarded", """<title>Guarded</title>
+        <script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = ''; });</script>""")
+    await mcp.ok("page_navigate", {"url": guarded})
+    await mcp.js("document.title = 'touched'")  # a user gesture, so beforeunload may prompt
+    elsewhere = site.route("/dialog/elsewhere", "<title>Elsewhere</title>")
+    with trio.fail_after(10):
+        err = await mcp.fail("page_navigate", {"url": elsewhere})
+    assert err["code"] == "dialog_open" and "beforeunload" in err["message"]
+    await mcp.ok("dialog_handle", {"action": "accept"})
+    assert (await mcp.ok("page_navigate", {"url": elsewhere}))["title"] == "Elsewhere"

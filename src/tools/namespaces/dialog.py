@@ -50,6 +50,10 @@ async def dialog_get(session: ToolSession, args: NoInput) -> DialogInfo:
     return DialogInfo(has_dialog=True, dialog_type=kind, message=dialog.message, default_value=dialog.default_value)
 
 
+#: How long accepting a beforeunload waits for the held navigation to land (seconds).
+LEAVE_TIMEOUT = 10.0
+
+
 @tool("dialog_handle", HandleInput, HandleOutput, records=True)
 async def dialog_handle(session: ToolSession, args: HandleInput) -> HandleOutput:
     """Accept or dismiss the open dialog in the current tab; for a prompt, prompt_text is the
@@ -66,6 +70,7 @@ async def dialog_handle(session: ToolSession, args: HandleInput) -> HandleOutput
     if dialog.type == "prompt" and args.action == "accept":
         # Without an answer, accept what the prompt offered, as pressing OK would.
         params["promptText"] = args.prompt_text if args.prompt_text is not None else dialog.default_value
+    document = tab.page.document_loader_id
     await tab.session.send("Page.handleJavaScriptDialog", params)
     # The closed event clears tab.dialog; wait for it so the next call sees the page unblocked.
     with trio.move_on_after(2):
@@ -74,6 +79,10 @@ async def dialog_handle(session: ToolSession, args: HandleInput) -> HandleOutput
     if tab.dialog is dialog:  # the event never came: do what its handler would have done
         tab.dialog = None
         tab.dialog_opened = trio.Event()
+    if dialog.type == "beforeunload" and args.action == "accept":
+        # The navigation the dialog held now goes on; let it land, so the next call does not
+        # start a navigation that collides with it (Chromium aborts one of the two).
+        await tab.page.wait_for_new_document(document, timeout=LEAVE_TIMEOUT)
     answer = f" with {params['promptText']!r}" if "promptText" in params else ""
     verb = "accepted" if args.action == "accept" else "dismissed"
     return HandleOutput(message=f"{verb} the {dialog.type} ({dialog.message!r}){answer}", dialog_type=dialog.type)

@@ -65,7 +65,9 @@ async def page_navigate(session: ToolSession, args: NavigateInput) -> NavigateOu
     status. A network error (refused, DNS) is a navigation_failed error."""
     tab = await session.tab()
     tab.frame = None
-    await tab.page.navigate(args.url, wait_until=args.wait_until, timeout=args.timeout_ms / 1000)
+    await _unless_dialog(
+        tab, tab.page.navigate(args.url, wait_until=args.wait_until, timeout=args.timeout_ms / 1000)
+    )
     info = await tab.page.evaluate(
         "({url: location.href, title: document.title, "
         "status: (performance.getEntriesByType('navigation')[0] || {}).responseStatus || null})"
