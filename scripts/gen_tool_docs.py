@@ -14,7 +14,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from tools.catalog import load  # noqa: E402
+from tools.catalog import PROFILES, load, selected, selection  # noqa: E402
 from tools.registry import Tool, catalog  # noqa: E402
 
 OUT = ROOT / "docs" / "tools.md"
@@ -29,12 +29,21 @@ def _type(spec: dict[str, Any], defs: dict[str, Any]) -> str:
         return f"`{spec['const']}`"
     if "anyOf" in spec:
         return " or ".join(_type(s, defs) for s in spec["anyOf"] if s.get("type") != "null") or "null"
-    kind = spec.get("type", "any")
+    kind = spec.get("type") or _json_type(spec.get("default"))
     if kind == "array":
         return f"array of {_type(spec.get('items', {}), defs)}"
     if kind == "object" and isinstance(spec.get("additionalProperties"), dict):
         return f"object of {_type(spec['additionalProperties'], defs)}"
     return str(kind)
+
+
+def _json_type(value: Any) -> str:
+    """A lean schema leaves out the type its default already shows."""
+    for python, name in ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"),
+                         (list, "array"), (dict, "object")):
+        if isinstance(value, python):
+            return name
+    return "any"
 
 
 def _fields(schema: dict[str, Any]) -> list[str]:
@@ -52,6 +61,18 @@ def _fields(schema: dict[str, Any]) -> list[str]:
     return rows
 
 
+def _profiles() -> list[str]:
+    """What each ``--profile`` exposes (every profile but ``all`` is ``core`` plus its own)."""
+    lines = ["## Profiles", "", "`python -m a11y mcp --profile NAME[,NAME…]` exposes only these tools "
+             "(combined with `--namespaces` and `--tools`, the union).", "",
+             "| profile | tools | adds |", "|---|---|---|"]
+    for name, profile in PROFILES.items():
+        tools = selected(*selection({name}, None, None))
+        adds = sorted([f"`{ns}_`" for ns in profile.namespaces]) + sorted(f"`{t}`" for t in profile.tools)
+        lines.append(f"| `{name}` | {len(tools)} | {profile.description}: {', '.join(adds) or 'everything'} |")
+    return [*lines, ""]
+
+
 def render(tools: list[Tool]) -> str:
     summary = catalog(tools)
     lines = [
@@ -65,6 +86,7 @@ def render(tools: list[Tool]) -> str:
         "|---|---|",
         *[f"| `{ns}_` | {count} |" for ns, count in summary["categories"].items()],
         "",
+        *_profiles(),
     ]
     current = None
     for t in tools:

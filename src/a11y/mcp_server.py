@@ -3,6 +3,11 @@
 Every tool call goes through ``tools.registry.call``; this module only adapts
 the registry to the MCP SDK. Nothing here writes to stdout: on stdio, stdout
 is the protocol stream.
+
+Start-up is on the agent's clock, so nothing is imported or built before it is
+needed: ``--list-tools`` never imports the SDK, the handshake never waits for
+the registry, the tool list is built once on the first ``tools/list`` and the
+browser starts on the first tool that needs it.
 """
 
 from __future__ import annotations
@@ -13,34 +18,57 @@ import logging
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import cache
 from pathlib import Path
-from typing import Any
-
-import mcp_types as types
-import trio
-from mcp.server.lowlevel import Server
+from typing import TYPE_CHECKING, Any
 
 from tools import catalog as tool_catalog
-from tools.registry import call, catalog
-from tools.session import ServerConfig, ToolSession
+from tools.registry import Outcome, call, catalog
 
 from . import __version__
 
+if TYPE_CHECKING:
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    from tools.session import ServerConfig, ToolSession
+
 log = logging.getLogger(__name__)
 
-INSTRUCTIONS = (
-    "Browser automation and accessibility testing over Chrome DevTools. Tools are named "
-    "namespace_verb_target. Element tools take a CSS selector (or one semantic locator such as "
-    "role+name, text, label); call page_inspect for a map of the page with usable selectors."
-)
+# Sent once per session: what every tool shares, so no tool description has to repeat it.
+INSTRUCTIONS = """\
+Browser automation and accessibility testing over Chrome DevTools. Tools are named \
+namespace_verb_target; the browser starts headless on first use.
+- Tools act on the current tab (tab_select, page_new); element, js and wait tools on its \
+current frame (frame_select). storage_local_* and storage_session_* act on the current page's origin.
+- Elements: give selector (CSS; 'a >>> b' finds b in the shadow root or same-origin iframe of a) or \
+exactly one of role (with optional name: accessible name), text, label, placeholder, testid, alt, title, \
+xpath. page_inspect lists the page's controls with selectors. Element tools wait up to timeout_ms \
+for the element to be ready (visible, stable, enabled as the action needs).
+- Units: times and timeout_ms in milliseconds, x/y and sizes in CSS pixels of the viewport, \
+bytes for data. A limit or max_* of 0 means no limit.
+- Keys: names such as Enter, Tab, ArrowDown, a, F5, combos joined with + (Control+Shift+K).
+- URL patterns: a glob over the whole URL (* wildcards), /regex/flags, or else a substring.
+- path arguments are files inside the server's output directory.
+- test_assert_* and test_verify_* wait up to timeout_ms; a failed check is passed: false \
+(recorded for test_get_report), not an error.
+- Images (screenshots) come as image content; a failure is a result with isError and \
+{error: {code, message}}."""
 
 
 def _split(value: str | None) -> set[str] | None:
     return {v.strip() for v in value.split(",") if v.strip()} if value else None
 
 
+def _exposed(args: argparse.Namespace) -> tuple[set[str] | None, set[str] | None]:
+    return tool_catalog.selection(_split(args.profile), _split(args.namespaces), _split(args.tools))
+
+
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    from tools.session import ServerConfig
+
     scripts = [Path(p).read_text(encoding="utf-8") for p in args.init_script]
+    namespaces, tools = _exposed(args)
     return ServerConfig(
         headless=args.headless,
         output_dir=Path(args.output_dir),
@@ -48,19 +76,26 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         browser_url=args.browser_url,
         default_timeout_ms=args.timeout,
         init_scripts=scripts,
-        namespaces=_split(args.namespaces),
-        tools=_split(args.tools),
+        namespaces=namespaces,
+        tools=tools,
     )
 
 
 def build_server(config: ServerConfig) -> Server[ToolSession]:
     """An MCP server whose lifespan owns one ToolSession (and so one browser)."""
-    exposed = tool_catalog.selected(config.namespaces, config.tools)
-    listing = [
-        types.Tool(name=t.name, description=t.description, input_schema=t.input_schema,
-                   output_schema=t.output_schema)
-        for t in exposed
-    ]
+    import mcp_types as types
+    import trio
+    from mcp.server.lowlevel import Server
+
+    from tools.session import ToolSession
+
+    @cache
+    def listing() -> list[types.Tool]:
+        return [
+            types.Tool(name=t.name, description=t.description, input_schema=t.input_schema,
+                       output_schema=t.output_schema)
+            for t in tool_catalog.selected(config.namespaces, config.tools)
+        ]
 
     @asynccontextmanager
     async def lifespan(_: Server[ToolSession]) -> AsyncIterator[ToolSession]:
@@ -74,18 +109,14 @@ def build_server(config: ServerConfig) -> Server[ToolSession]:
                 nursery.cancel_scope.cancel()
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=listing)
+        return types.ListToolsResult(tools=listing())
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         session: ToolSession = ctx.lifespan_context
+        tool_catalog.load()
         async with session.call_lock:
             outcome = await call(session, params.name, params.arguments)
-        text = json.dumps(outcome.data, ensure_ascii=False, separators=(",", ":"))
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=text)],
-            structured_content=outcome.data if outcome.ok else None,
-            is_error=not outcome.ok,
-        )
+        return _result(outcome)
 
     return Server(
         "a11y",
@@ -94,6 +125,20 @@ def build_server(config: ServerConfig) -> Server[ToolSession]:
         lifespan=lifespan,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+    )
+
+
+def _result(outcome: Outcome) -> types.CallToolResult:
+    """The data as JSON text and structured content; pictures as image blocks after it."""
+    import mcp_types as types
+
+    text = json.dumps(outcome.data, ensure_ascii=False, separators=(",", ":"))
+    images = [types.ImageContent(type="image", data=image.base64(), mime_type=image.mime_type)
+              for image in outcome.images]
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text), *images],
+        structured_content=outcome.data if outcome.ok else None,
+        is_error=not outcome.ok,
     )
 
 
@@ -117,11 +162,17 @@ async def _serve_http(server: Server[ToolSession], host: str, port: int) -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        exposed = _exposed(args)
+    except ValueError as exc:  # an unknown profile: one line, not a traceback
+        sys.stderr.write(f"a11y mcp: {exc}\n")
+        return 2
     if args.list_tools:
-        config = config_from_args(args)
-        data = catalog(tool_catalog.selected(config.namespaces, config.tools))
+        data = catalog(tool_catalog.selected(*exposed))
         sys.stdout.write(json.dumps(data, indent=2) + "\n")  # stdout-ok: --list-tools is not the MCP stream
         return 0
+    import trio
+
     config = config_from_args(args)
     server = build_server(config)
     try:

@@ -22,16 +22,27 @@ How to add a tool
        async def get_title(session: ToolSession, args: NoInput) -> TitleOutput:
            \"\"\"Return the current tab's page title (what an agent reads).\"\"\"
 
-   The docstring is the description an agent reads, so write it for one: what
-   the tool does, what it returns, when a failure is a normal result. Tools
-   built from a table (one handler shape, many rows) call
+   The docstring is the description an agent reads on every session, in its
+   token budget (``tests/tools/test_schema_budget.py``): one plain sentence,
+   plus what an agent must know that neither the name nor the schema says.
+   What all tools share (locators, units, key names, URL patterns) is said
+   once, in the server's instructions (``a11y.mcp_server.INSTRUCTIONS``).
+   Tools built from a table (one handler shape, many rows) call
    ``tool(name, Input, Output, description=row.description)(handler)``. Add
    ``records=True`` when the call changes the page, so recordings keep it.
+   **Imports**: a namespace module imports only declarations and models at
+   its top (``pydantic``, ``tools.models``, ``tools.registry``, ``tools.errors``);
+   the driver, ``trio``, ``tools.locate``/``session``/``tab``, ``audit`` and the
+   like are imported inside the handler (``TYPE_CHECKING`` for annotations),
+   so listing the tools never loads them.
 3. **Models.** Input and output are pydantic models deriving from
-   ``models.ToolInput`` / ``models.ToolOutput``; every field has a
-   ``Field(description=…)`` (the schema an agent sees). Do not give a model a
-   docstring unless it should be the schema's description. Reuse the shared
-   inputs in ``tools.models`` (``SelectorInput``, ``TimeoutMs``…).
+   ``models.ToolInput`` / ``models.ToolOutput``. A field gets a
+   ``Field(description=…)`` only when its name, type, default and enum leave
+   something out (never one that repeats the name); ``tools.schema`` makes the
+   JSON schema lean. Reuse the shared inputs in ``tools.models``
+   (``SelectorInput``, ``LocatorInput``, ``TimeoutMs``…). A tool whose product
+   is a picture ends in ``tools.images.deliver``: the image goes to the agent as
+   an MCP image block (``ToolOutput.with_images``), never inside the data.
 4. **Tests** go through the MCP layer, as an agent calls the tool: a test in
    ``tests/tools/test_<namespace>.py`` using the ``mcp`` fixture
    (``await mcp.ok("page_get_title")``, ``await mcp.fail(…)`` for the error

@@ -8,14 +8,16 @@ go through this module so there is one way to do each.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from cdpdriver import CDPError, Page
-from cdpdriver.scripts import call_expression, load_script
-
 from .errors import ToolError
-from .session import ToolSession
+
+if TYPE_CHECKING:
+    from cdpdriver import Page
+
+    from .session import ToolSession
+
 
 PAGE_TIMEOUT = 10.0
 COOKIE_FIELDS = ("name", "value", "domain", "path", "expires", "httpOnly", "secure", "session", "sameSite",
@@ -28,6 +30,8 @@ WEB_STORAGE_AREAS = {"local": "localStorage", "session": "sessionStorage"}
 
 async def run_web_storage(page: Page, area: str, op: str, key: str | None = None, value: Any = None) -> dict[str, Any]:
     """One operation on ``area`` of the page's origin; the raw result of ``web_storage.js``."""
+    from cdpdriver.scripts import call_expression, load_script
+
     expression = call_expression(load_script("tools", "web_storage"), area, op, key, value)
     return await page.evaluate(expression, timeout=PAGE_TIMEOUT)
 
@@ -50,6 +54,8 @@ async def web_storage(session: ToolSession, area: str, op: str, key: str | None 
 
 async def page_origin(page: Page) -> str | None:
     """The page's origin, or None for about:blank, data: and pages that do not answer."""
+    from cdpdriver import CDPError
+
     try:
         origin = await page.evaluate("location.origin", timeout=5)
     except CDPError:
@@ -70,6 +76,8 @@ def url_origin(url: str) -> str | None:
 
 async def known_origins(session: ToolSession) -> list[str]:
     """http(s) origins the tabs show or have shown (their back/forward history), current tab first."""
+    from cdpdriver import CDPError
+
     found: list[str] = []
     tabs = [t for t in session.tabs if not t.page.is_closed]
     if session.tabs and 0 <= session.current < len(session.tabs):
@@ -132,6 +140,8 @@ async def context_cookies(session: ToolSession) -> list[dict[str, Any]]:
 
 
 async def set_cookies(session: ToolSession, cookies: list[dict[str, Any]]) -> None:
+    from cdpdriver import CDPError
+
     if not cookies:
         return
     browser = await session.ensure_browser()

@@ -1,18 +1,59 @@
 """Import every namespace module so the registry is complete, then describe it.
 
 Namespace modules live in ``tools/namespaces/`` and are discovered, so adding
-a namespace never means editing a shared list.
+a namespace never means editing a shared list. They import only declarations
+and models (handlers import what they need when they run), so loading the
+whole registry is cheap.
+
+Profiles are named selections for ``--profile``: an agent that only fills forms
+should not pay, on every session, for the tokens of 169 tool descriptions.
+Every profile but ``all`` is ``core`` plus its own tools.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from dataclasses import dataclass
 
 from . import namespaces
 from .registry import REGISTRY, Tool, catalog
 
 _loaded = False
+
+
+@dataclass(frozen=True)
+class Profile:
+    description: str
+    namespaces: frozenset[str] = frozenset()
+    tools: frozenset[str] = frozenset()
+
+
+def _profile(description: str, namespaces: str = "", tools: str = "") -> Profile:
+    return Profile(description, frozenset(namespaces.split()), frozenset(tools.split()))
+
+
+CORE = _profile(
+    "drive a page: navigate, see it, act on elements, wait, run a script",
+    namespaces="browser dialog tab",
+    tools="""page_navigate page_go_back page_reload page_screenshot page_inspect page_get_url
+             page_get_title page_scroll page_set_viewport accessibility_snapshot element_click
+             element_fill element_fill_form element_type element_press element_select element_check
+             element_uncheck element_hover element_get_text element_get_value element_is_visible
+             element_screenshot input_keyboard_press wait_for_selector wait_for_text wait_for_url
+             wait_for_load js_evaluate console_get_messages batch_execute""",
+)
+PROFILES: dict[str, Profile] = {
+    "core": CORE,
+    "forms": _profile("core + every element, input and frame tool", namespaces="element input frame"),
+    "network": _profile("core + requests, mocking, HTTP and throttling", namespaces="network http",
+                        tools="cdp_get_response_body cdp_emulate_network cdp_clear_network_emulation"),
+    "storage": _profile("core + cookies, web storage and saved states", namespaces="storage state"),
+    "testing": _profile("core + assertions, recording and workflows", namespaces="test record workflow human"),
+    "devtools": _profile("core + console, performance, coverage, tracing, video and the other cdp_ tools",
+                         namespaces="cdp console trace video js config"),
+    "all": _profile("all 169 tools (the default)"),
+}
 
 
 def load() -> list[Tool]:
@@ -25,6 +66,27 @@ def load() -> list[Tool]:
     return sorted(REGISTRY.values(), key=lambda t: t.name)
 
 
+def selection(profiles: set[str] | None, namespaces_filter: set[str] | None,
+              names: set[str] | None) -> tuple[set[str] | None, set[str] | None]:
+    """The namespaces and tool names that ``--profile`` / ``--namespaces`` / ``--tools`` add up to.
+
+    ``None`` for both means every tool: nothing was asked for, or the ``all`` profile was.
+    """
+    unknown = (profiles or set()) - set(PROFILES)
+    if unknown:
+        raise ValueError(f"unknown profile {', '.join(sorted(unknown))}; choose from {', '.join(PROFILES)}")
+    if profiles and "all" in profiles:
+        return None, None
+    chosen_namespaces, chosen_tools = set(namespaces_filter or ()), set(names or ())
+    for name in profiles or ():
+        for profile in (CORE, PROFILES[name]):
+            chosen_namespaces |= profile.namespaces
+            chosen_tools |= profile.tools
+    if not profiles and namespaces_filter is None and names is None:
+        return None, None
+    return chosen_namespaces or None, chosen_tools or None
+
+
 def selected(namespaces_filter: set[str] | None = None, names: set[str] | None = None) -> list[Tool]:
     """The tools a server exposes under ``--namespaces`` / ``--tools``."""
     tools = load()
@@ -33,4 +95,4 @@ def selected(namespaces_filter: set[str] | None = None, names: set[str] | None =
     return [t for t in tools if (names and t.name in names) or (namespaces_filter and t.namespace in namespaces_filter)]
 
 
-__all__ = ["catalog", "load", "selected"]
+__all__ = ["PROFILES", "catalog", "load", "selected", "selection"]

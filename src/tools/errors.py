@@ -7,21 +7,10 @@ when they can say something more useful than the driver (what to do next).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import trio
-from pydantic import ValidationError
-
-from cdpdriver import (
-    BrowserClosed,
-    BrowserLaunchError,
-    CDPError,
-    CommandTimeout,
-    JavaScriptError,
-    NavigationFailed,
-    NavigationTimeout,
-    TargetClosed,
-)
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 
 class ToolError(Exception):
@@ -57,6 +46,19 @@ def invalid_arguments(exc: ValidationError, tool: str) -> ToolError:
 
 def from_exception(exc: BaseException) -> ToolError:
     """Translate any failure into a ToolError; unknown ones keep their message, never a traceback."""
+    import trio  # imported here so that declaring a tool (which names ToolError) loads no driver
+
+    from cdpdriver import (
+        BrowserClosed,
+        BrowserLaunchError,
+        CDPError,
+        CommandTimeout,
+        JavaScriptError,
+        NavigationFailed,
+        NavigationTimeout,
+        TargetClosed,
+    )
+
     if isinstance(exc, ToolError):
         return exc
     if isinstance(exc, NavigationFailed):

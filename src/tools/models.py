@@ -7,9 +7,11 @@ a misspelt argument is an error rather than silently ignored.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import base64
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 DEFAULT_ELEMENT_TIMEOUT_MS = 5000
 DEFAULT_WAIT_TIMEOUT_MS = 30000
@@ -17,35 +19,54 @@ MAX_TIMEOUT_MS = 600_000
 
 
 class ToolInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # defer_build: a model's validator is built when it is first used, so listing the tools
+    # (--list-tools, which needs no model at all) does not pay for 169 tools' worth of them.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class NoInput(ToolInput):
     """This tool takes no arguments."""
 
 
+@dataclass(frozen=True)
+class ToolImage:
+    """A picture for the agent to see: sent as an MCP image block, never as text."""
+
+    data: bytes
+    mime_type: str
+
+    def base64(self) -> str:
+        return base64.b64encode(self.data).decode("ascii")
+
+
 class ToolOutput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # as ToolInput
+    # Private, so images are in neither the output schema nor the structured content.
+    _images: list[ToolImage] = PrivateAttr(default_factory=list)
+
+    @property
+    def images(self) -> list[ToolImage]:
+        return list(self._images)
+
+    def with_images(self, *images: ToolImage) -> Self:
+        self._images.extend(images)
+        return self
 
 
 class MessageOutput(ToolOutput):
     message: str = Field(description="What was done")
 
 
-TimeoutMs = Field(
-    default=DEFAULT_ELEMENT_TIMEOUT_MS, ge=0, le=MAX_TIMEOUT_MS,
-    description="How long to wait for the element, in milliseconds",
-)
-WaitTimeoutMs = Field(
-    default=DEFAULT_WAIT_TIMEOUT_MS, ge=0, le=MAX_TIMEOUT_MS,
-    description="How long to wait, in milliseconds",
-)
+# Shared shapes: defined once here, repeated in each schema (a short field is cheaper than a $ref).
+# Units and the locator rules are explained once, in the server's instructions.
+TimeoutMs = Field(default=DEFAULT_ELEMENT_TIMEOUT_MS, ge=0, le=MAX_TIMEOUT_MS)
+WaitTimeoutMs = Field(default=DEFAULT_WAIT_TIMEOUT_MS, ge=0, le=MAX_TIMEOUT_MS)
 
 SEMANTIC_LOCATORS = ("role", "text", "label", "placeholder", "testid", "alt", "title", "xpath")
 
 
 class SelectorInput(ToolInput):
-    selector: str = Field(min_length=1, description="CSS selector of the element (in the current frame)")
+    selector: str = Field(min_length=1)
     timeout_ms: int = TimeoutMs
 
 
@@ -56,16 +77,16 @@ class LocatorInput(ToolInput):
     # (element_type's ``text`` is the text to type) leaves it out.
     locator_kinds: ClassVar[tuple[str, ...]] = ("selector", *SEMANTIC_LOCATORS)
 
-    selector: str | None = Field(default=None, min_length=1, description="CSS selector")
-    role: str | None = Field(default=None, description="ARIA role, e.g. button; combine with name")
-    name: str | None = Field(default=None, description="Accessible name to match with role (substring, case-insensitive)")
-    text: str | None = Field(default=None, description="Visible text the element contains")
-    label: str | None = Field(default=None, description="Text of the element's label")
-    placeholder: str | None = Field(default=None, description="Placeholder text")
-    testid: str | None = Field(default=None, description="data-testid value")
-    alt: str | None = Field(default=None, description="alt text of an image")
-    title: str | None = Field(default=None, description="title attribute")
-    xpath: str | None = Field(default=None, description="XPath expression")
+    selector: str | None = Field(default=None, min_length=1)
+    role: str | None = None
+    name: str | None = None
+    text: str | None = None
+    label: str | None = None
+    placeholder: str | None = None
+    testid: str | None = None
+    alt: str | None = None
+    title: str | None = None
+    xpath: str | None = None
     timeout_ms: int = TimeoutMs
 
     @model_validator(mode="after")

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
+from . import schema
 from .errors import ToolError, from_exception, invalid_arguments
+from .models import ToolImage, ToolOutput
 
 if TYPE_CHECKING:
     from .session import ToolSession
@@ -39,11 +41,11 @@ class Tool:
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:
-        return _clean_schema(self.input_model.model_json_schema())
+        return schema.input_schema(self.input_model)
 
     @cached_property
     def output_schema(self) -> dict[str, Any]:
-        return _clean_schema(self.output_model.model_json_schema(mode="serialization"))
+        return schema.output_schema(self.output_model)
 
 
 REGISTRY: dict[str, Tool] = {}
@@ -85,16 +87,6 @@ def _paragraphs(text: str) -> str:
     return "\n\n".join(" ".join(p.split()) for p in text.split("\n\n") if p.strip())
 
 
-def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """Drop pydantic's per-model titles: they cost agent tokens and say nothing."""
-    schema = dict(schema)
-    schema.pop("title", None)
-    props = schema.get("properties")
-    if isinstance(props, dict):
-        schema["properties"] = {k: {kk: vv for kk, vv in v.items() if kk != "title"} for k, v in props.items()}
-    return schema
-
-
 @dataclass
 class Outcome:
     """The result of one tool call, as both the MCP server and batch_execute need it."""
@@ -104,15 +96,20 @@ class Outcome:
     data: dict[str, Any]
     duration_ms: float
     arguments: dict[str, Any]
+    images: list[ToolImage] = field(default_factory=list)
 
 
 Observer = Callable[[Tool, dict[str, Any], Outcome], None]
 
 
 async def call(session: ToolSession, name: str, arguments: dict[str, Any] | None) -> Outcome:
-    """Validate once, run the handler, shape the output; failures become error bodies."""
+    """Validate once, run the handler, shape the output; failures become error bodies.
+
+    Images a handler attached to its output travel beside the data, never inside it.
+    """
     started = time.perf_counter()
     args = dict(arguments or {})
+    images: list[ToolImage] = []
     spec = REGISTRY.get(name) if session.exposes(name) else None
     try:
         if spec is None:
@@ -123,6 +120,7 @@ async def call(session: ToolSession, name: str, arguments: dict[str, Any] | None
             raise invalid_arguments(exc, name) from None
         result = await spec.handler(session, parsed)
         data = result.model_dump(mode="json")
+        images = result.images if isinstance(result, ToolOutput) else []
         ok = True
     except Exception as exc:  # every failure becomes a typed error result
         error = from_exception(exc)
@@ -131,7 +129,7 @@ async def call(session: ToolSession, name: str, arguments: dict[str, Any] | None
         if error.code == "no_browser":
             await session.forget_dead_browser()
         data, ok = error.body(), False
-    outcome = Outcome(name, ok, data, (time.perf_counter() - started) * 1000, args)
+    outcome = Outcome(name, ok, data, (time.perf_counter() - started) * 1000, args, images)
     if spec is not None:
         session.notify(spec, outcome)
     return outcome

@@ -14,13 +14,9 @@ import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import trio
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from cdpdriver import CDPError, Page
-from cdpdriver.scripts import call_expression, load_script
 
 from .browser_storage import (
     PAGE_TIMEOUT,
@@ -33,8 +29,15 @@ from .browser_storage import (
     url_origin,
 )
 from .models import MessageOutput
-from .session import ToolSession, log
-from .tab import Tab
+
+if TYPE_CHECKING:
+    import trio
+
+    from cdpdriver import Page
+
+    from .session import ToolSession
+    from .tab import Tab
+
 
 MAX_EXTRA_ORIGINS = 20        # origins from history read through a background tab, at most
 BLANK_DOCUMENT = "<!doctype html><title>storage</title>"
@@ -104,6 +107,8 @@ async def origin_page(session: ToolSession, origin: str) -> AsyncIterator[Page]:
 
     Storage of an origin no tab shows is reached through it; the agent's tabs are untouched.
     """
+    import trio
+
     browser = await session.ensure_browser()
     created = await browser.session.send("Target.createTarget", {
         "url": "about:blank", "background": True, **context_param(session)}, timeout=PAGE_TIMEOUT)
@@ -123,6 +128,12 @@ async def origin_page(session: ToolSession, origin: str) -> AsyncIterator[Page]:
 
 async def _serve_blank(page: Page, events: Any, scope: trio.CancelScope, url: str) -> None:
     """Answer the hidden tab's requests: the blank document for ``url``, nothing else."""
+    import trio
+
+    from cdpdriver import CDPError
+
+    from .session import log
+
     body = base64.b64encode(BLANK_DOCUMENT.encode()).decode()
     with scope, events:
         async for event in events:
@@ -155,6 +166,10 @@ async def _tabs_by_origin(session: ToolSession) -> dict[str, Tab]:
 async def capture_state(session: ToolSession) -> StorageState:
     """Cookies of the context, localStorage of every origin the tabs show or have shown, and
     sessionStorage of the current page."""
+    from cdpdriver import CDPError
+
+    from .session import log
+
     current = await session.tab()
     open_origins = await _tabs_by_origin(session)
     origins: list[OriginState] = []
@@ -197,6 +212,8 @@ class RestoreSummary:
 async def restore_state(session: ToolSession, state: StorageState) -> RestoreSummary:
     """Cookies, then each origin's localStorage (in a tab showing it, or a hidden one), then
     sessionStorage in the current tab: now if it shows the origin, else when it next loads it."""
+    from cdpdriver import CDPError
+
     await set_cookies(session, state.cookies)
     current = await session.tab()
     open_origins = await _tabs_by_origin(session)
@@ -231,6 +248,8 @@ async def _write_local(session: ToolSession, tab: Tab | None, entry: OriginState
 async def _session_storage_on_arrival(tab: Tab, origin: str, items: dict[str, str]) -> None:
     """sessionStorage belongs to a tab: fill it, before the page's scripts run, on the tab's next
     document of ``origin``; the script is removed once that document exists."""
+    from cdpdriver.scripts import call_expression, load_script
+
     source = call_expression(load_script("tools", "session_storage_arrival"), origin, items)
     events = tab.session.listen(["Page.frameNavigated"], raw=True)
     try:
@@ -243,6 +262,10 @@ async def _session_storage_on_arrival(tab: Tab, origin: str, items: dict[str, st
 
 
 async def _forget_after_arrival(tab: Tab, events: Any, identifier: str, origin: str) -> None:
+    from cdpdriver import CDPError
+
+    from .session import log
+
     with events:
         async for event in events:
             frame = event.params.get("frame") or {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
@@ -19,11 +20,29 @@ class ToolClient:
         self.client = client
 
     async def call(self, name: str, args: dict[str, Any] | None = None) -> tuple[bool, dict[str, Any]]:
+        success, data, _ = await self.call_with_images(name, args)
+        return success, data
+
+    async def call_with_images(self, name: str, args: dict[str, Any] | None = None,
+                               ) -> tuple[bool, dict[str, Any], list[tuple[str, bytes]]]:
+        """The result's data and its image blocks as (mime type, decoded bytes), in order."""
         result = await self.client.call_tool(name, args or {})
         data = result.structured_content
         if data is None:
             data = json.loads(result.content[0].text)
-        return not result.is_error, data
+        assert result.content[0].type == "text"
+        images = [(block.mime_type, base64.b64decode(block.data))
+                  for block in result.content[1:] if block.type == "image"]
+        return not result.is_error, data, images
+
+    async def image(self, name: str, args: dict[str, Any] | None = None) -> tuple[dict[str, Any], bytes]:
+        """Call a picture tool that must succeed with exactly one image block."""
+        success, data, images = await self.call_with_images(name, args)
+        assert success, f"{name} failed: {data}"
+        assert len(images) == 1, f"{name} returned {len(images)} image blocks"
+        mime, image = images[0]
+        assert mime == data["mime_type"] and len(image) == data["size"]
+        return data, image
 
     async def ok(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
         success, data = await self.call(name, args)

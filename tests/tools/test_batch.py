@@ -111,3 +111,20 @@ async def test_batch_runs_a_recorded_select_and_check(mcp, site):
     ]})
     assert data["success_count"] == 3
     assert await mcp.js("[document.querySelector('#s').value, document.querySelector('#c').checked]") == ["b", True]
+
+
+async def test_batch_screenshots_come_as_image_blocks_in_step_order(mcp, site):
+    """A step's result keeps the picture's metadata; the pictures follow the text as image blocks."""
+    steps = [
+        {"tool": "page_navigate", "args": {"url": site.route("/batch/shots", FORM)}},
+        {"tool": "page_screenshot", "args": {}},
+        {"tool": "page_screenshot", "args": {"image_type": "jpeg"}},
+        {"tool": "page_screenshot", "args": {"format": "file", "path": "batch.png"}},
+    ]
+    success, data, images = await mcp.call_with_images("batch_execute", {"steps": steps})
+    assert success and data["success_count"] == 4
+    png, jpeg, saved = (r["result"] for r in data["results"][1:])
+    assert [mime for mime, _ in images] == ["image/png", "image/jpeg"]
+    assert images[0][1][:8] == b"\x89PNG\r\n\x1a\n" and images[1][1][:2] == b"\xff\xd8"
+    assert (png["size"], jpeg["size"]) == (len(images[0][1]), len(images[1][1]))
+    assert png["path"] is None and "data" not in png and saved["path"].endswith("batch.png")

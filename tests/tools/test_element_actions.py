@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import struct
 import time
 import zlib
@@ -572,19 +571,20 @@ async def test_element_screenshot_clips_to_the_element(mcp, site, tool_config):
         <iframe id=fr style="border:0;margin-left:100px" srcdoc="<body style='margin:0'>
           <div id=blue style='margin:10px;width:50px;height:40px;background:rgb(0,0,255)'></div>"></iframe>
         <div style="height:1500px"></div>""")
-    data = await mcp.ok("element_screenshot", {"selector": "#red"})
-    png = base64.b64decode(data["data"])
+    data, png = await mcp.image("element_screenshot", {"selector": "#red"})
     width, height, rows = _png_pixels(png)
     assert (width, height) == (data["width"], data["height"]) == (120, 80)
     channels = len(rows[0]) // width
     for x, y in ((0, 0), (60, 40), (119, 79)):
         assert rows[y][x * channels:x * channels + 3] == b"\xff\x00\x00", (x, y)
-    data = await mcp.ok("element_screenshot", {"selector": "#fr >>> #blue"})
-    width, height, rows = _png_pixels(base64.b64decode(data["data"]))
+    data, png = await mcp.image("element_screenshot", {"selector": "#fr >>> #blue"})
+    width, height, rows = _png_pixels(png)
     assert (width, height) == (50, 40)
     channels = len(rows[0]) // width
     assert {rows[y][x * channels:x * channels + 3] for x, y in ((0, 0), (25, 20), (49, 39))} == {b"\x00\x00\xff"}
-    data = await mcp.ok("element_screenshot", {"selector": "#red", "format": "file", "path": "shots/red.png"})
+    success, data, images = await mcp.call_with_images(
+        "element_screenshot", {"selector": "#red", "format": "file", "path": "shots/red.png"})
+    assert success and images == []
     assert data["path"] == str((tool_config.output_dir / "shots" / "red.png").resolve())
     assert _png_pixels(Path(data["path"]).read_bytes())[:2] == (120, 80)
     err = await mcp.fail("element_screenshot", {"selector": "#red", "format": "file", "path": "../escape.png"})

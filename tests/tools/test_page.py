@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import re
@@ -134,26 +133,26 @@ async def test_viewport_and_screenshot_sizes(mcp, site, tool_config):
     assert await mcp.js("[innerWidth, innerHeight]") == [640, 480]
     scale = view["device_scale_factor"]
 
-    shot = await mcp.ok("page_screenshot", {"format": "base64"})
-    image = base64.b64decode(shot["data"])
+    shot, image = await mcp.image("page_screenshot", {"format": "base64"})
     assert png_size(image) == (round(640 * scale), round(480 * scale))
     assert (shot["width"], shot["height"]) == png_size(image) and shot["path"] is None
+    assert shot["mime_type"] == "image/png" and "data" not in shot  # the pixels are only in the image block
 
-    saved = await mcp.ok("page_screenshot", {"format": "file", "path": "shots/view.png"})
+    success, saved, images = await mcp.call_with_images("page_screenshot", {"format": "file", "path": "shots/view.png"})
     out_dir = tool_config.output_dir.resolve()
-    assert saved["data"] is None and Path(saved["path"]) == out_dir / "shots" / "view.png"
-    assert png_size(Path(saved["path"]).read_bytes()) == png_size(image)
+    assert success and images == [] and Path(saved["path"]) == out_dir / "shots" / "view.png"
+    assert png_size(Path(saved["path"]).read_bytes()) == png_size(image) == (saved["width"], saved["height"])
     auto = await mcp.ok("page_screenshot", {"format": "file"})
     assert Path(auto["path"]).parent == out_dir and auto["path"].endswith(".png")
 
     full = await mcp.ok("page_screenshot", {"path": "full.png", "full_page": True})
     assert png_size(Path(full["path"]).read_bytes())[1] == round(5000 * scale)
-    jpeg = await mcp.ok("page_screenshot", {"image_type": "jpeg", "quality": 50})
-    assert base64.b64decode(jpeg["data"])[:2] == b"\xff\xd8" and jpeg["width"] == round(640 * scale)
+    jpeg, image = await mcp.image("page_screenshot", {"image_type": "jpeg", "quality": 50})
+    assert image[:2] == b"\xff\xd8" and jpeg["mime_type"] == "image/jpeg" and jpeg["width"] == round(640 * scale)
 
     retina = await mcp.ok("page_set_viewport", {"width": 300, "height": 200, "device_scale_factor": 2})
     assert retina == {"width": 300, "height": 200, "device_scale_factor": 2}
-    assert png_size(base64.b64decode((await mcp.ok("page_screenshot"))["data"])) == (600, 400)
+    assert png_size((await mcp.image("page_screenshot"))[1]) == (600, 400)
 
     err = await mcp.fail("page_screenshot", {"path": "../escape.png"})
     assert err["code"] == "invalid_path"

@@ -31,11 +31,34 @@ def test_list_tools_shape_and_counts():
     assert data["categories"]["config"] == 1
 
 
+def test_declaring_the_tools_loads_no_driver():
+    """--list-tools and the handshake stay fast because no handler dependency loads with the registry."""
+    script = ("import sys; from tools.catalog import load; assert len(load()) == 169; "
+              "print(sorted({m.split('.')[0] for m in sys.modules} & {'cdpdriver', 'trio', 'audit', 'yaml', 'httpx', 'mcp'}))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.strip() == "[]"
+
+
 def test_list_tools_subset():
     data = _list_tools("--namespaces", "browser")
     assert {t["name"] for t in data["tools"]} == {"browser_launch", "browser_quit"}
     data = _list_tools("--tools", "config_get")
     assert data["total"] == 1
+
+
+def test_profiles_add_up_with_namespaces_and_tools():
+    core = {t["name"] for t in _list_tools("--profile", "core")["tools"]}
+    assert {"page_navigate", "element_click", "page_screenshot", "browser_launch"} <= core and len(core) < 60
+    forms = {t["name"] for t in _list_tools("--profile", "forms")["tools"]}
+    assert core < forms and {"input_mouse_click", "frame_select", "element_get_role"} <= forms
+    both = _list_tools("--profile", "core,network", "--namespaces", "state", "--tools", "cdp_list_extensions")
+    names = {t["name"] for t in both["tools"]}
+    assert core | {"network_route", "http_request", "state_save", "cdp_list_extensions"} <= names
+    assert "storage_get_cookies" not in names
+    assert _list_tools("--profile", "all")["total"] == _list_tools()["total"] == 169
+    out = subprocess.run([sys.executable, "-m", "a11y", "mcp", "--list-tools", "--profile", "everything"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "unknown profile everything" in out.stderr
 
 
 async def test_every_tool_has_input_and_output_schema(mcp):

@@ -10,16 +10,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from cdpdriver.scripts import load_script
-
 from ..models import ToolInput, ToolOutput
-from ..session import ToolSession
-from .polling import clip, poll, wait_for
 from .urls import url_matches
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
 
 
 class CheckOutput(ToolOutput):
@@ -48,11 +47,15 @@ class Verify:
 
 async def verify(session: ToolSession, spec: Verify, args: Any) -> CheckOutput:
     """Wait for ``spec``'s condition on the element of ``args.selector`` and judge the outcome."""
+    from .polling import wait_for
+
     result = await wait_for(session, args.selector, spec.condition, spec.arg(args), args.timeout_ms)
     return _verdict(args.selector, spec.expected(args), result, args.timeout_ms)
 
 
 def _verdict(selector: str, expected: str, result: dict[str, Any], timeout_ms: int) -> CheckOutput:
+    from .polling import clip
+
     actual = clip(result.get("actual"))
     subject = f"{selector!r}"
     if result.get("ok"):
@@ -78,6 +81,10 @@ async def _text_in_scope(session: ToolSession, selector: str | None, items: list
     The result has ``found``, ``missing``, ``otherCase`` (missing only by letter case)
     and ``actual``, the visible text (None when the selector matched nothing).
     """
+    from cdpdriver.scripts import load_script
+
+    from .polling import wait_for
+
     return await wait_for(session, selector, load_script("tools", "text_in_scope"), items, timeout_ms)
 
 
@@ -87,6 +94,8 @@ def _scope(selector: str | None) -> str:
 
 async def assert_text(session: ToolSession, text: str, selector: str | None, timeout_ms: int) -> CheckOutput:
     """``text`` is visible in the selector's element (or the page) within ``timeout_ms``."""
+    from .polling import clip
+
     result = await _text_in_scope(session, selector, [text], timeout_ms)
     where = _scope(selector)
     if result.get("ok"):
@@ -123,6 +132,8 @@ async def verify_list(session: ToolSession, items: list[str], selector: str | No
 
 async def assert_url(session: ToolSession, pattern: str, timeout_ms: int) -> CheckOutput:
     """The current tab's URL matches ``pattern`` within ``timeout_ms`` (redirects, client routes)."""
+    from .polling import poll
+
     url_matches(pattern, "")  # a bad regex is invalid_arguments before any waiting
     tab = await session.tab()
 

@@ -12,12 +12,15 @@ import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
 from ..errors import from_exception
-from ..session import ToolSession
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
+
 
 Result = TypeVar("Result", bound=BaseModel)
 

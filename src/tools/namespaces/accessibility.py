@@ -10,17 +10,18 @@ and cross-site alike, are inlined under their Iframe node.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from cdpdriver import CDPError, Session
-
-from .. import locate
-from ..models import DEFAULT_ELEMENT_TIMEOUT_MS, MAX_TIMEOUT_MS, ToolInput, ToolOutput
+from ..models import TimeoutMs, ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession
-from ..tab import Tab
+
+if TYPE_CHECKING:
+    from cdpdriver import Session
+
+    from ..session import ToolSession
+    from ..tab import Tab
 
 # Unnamed nodes of these roles are wrappers: their children take their place.
 _WRAPPERS = {"generic", "none", "presentation", "LabelText", "MenuListPopup", "Section", "Div"}
@@ -36,11 +37,9 @@ log = logging.getLogger(__name__)
 
 
 class SnapshotInput(ToolInput):
-    interesting_only: bool = Field(default=True, description=(
-        "Fold away ignored nodes, unnamed wrappers (generic, none) and text their parent's name already says"))
-    root: str | None = Field(default=None, min_length=1, description="CSS selector of the element whose subtree to return")
-    timeout_ms: int = Field(default=DEFAULT_ELEMENT_TIMEOUT_MS, ge=0, le=MAX_TIMEOUT_MS,
-                            description="How long to wait for root to appear, in milliseconds")
+    interesting_only: bool = True
+    root: str | None = Field(default=None, min_length=1)
+    timeout_ms: int = TimeoutMs
 
 
 class SnapshotOutput(ToolOutput):
@@ -145,6 +144,8 @@ async def _frame_session(tab: Tab, session: Session, frame_id: str) -> tuple[Ses
 async def _inline_frames(tab: Tab, session: Session, nodes: list[dict[str, Any]], builder: _Builder,
                          depth: int) -> None:
     """Build each Iframe node's document and attach it under that node."""
+    from cdpdriver import CDPError
+
     if depth >= MAX_FRAME_DEPTH:
         return
     for node in nodes:
@@ -170,6 +171,8 @@ async def _inline_frames(tab: Tab, session: Session, nodes: list[dict[str, Any]]
 
 
 async def _subtree(session: ToolSession, selector: str, timeout_ms: int) -> tuple[Session, list[dict[str, Any]], str]:
+    from .. import locate
+
     element = await locate.element(session, selector, timeout_ms, state="attached")
     described = await element.session.send("DOM.describeNode", {"objectId": element.object_id})
     backend_id = described["node"]["backendNodeId"]
@@ -184,10 +187,10 @@ async def _subtree(session: ToolSession, selector: str, timeout_ms: int) -> tupl
 
 @tool("accessibility_snapshot", SnapshotInput, SnapshotOutput)
 async def accessibility_snapshot(session: ToolSession, args: SnapshotInput) -> SnapshotOutput:
-    """Return the accessibility tree the browser exposes to screen readers, for the current
-    frame or the subtree under root (a CSS selector; use it to keep the answer small):
-    roles, names, values and states (checked, disabled, expanded, focused, level…), iframes
-    inlined. interesting_only (default) folds away wrappers and repeated text."""
+    """The accessibility tree screen readers get (roles, names, states); root limits it to a
+    subtree."""
+    from .. import locate
+
     tab = await session.tab()
     locate.check_no_dialog(tab)
     builder = _Builder(args.interesting_only)

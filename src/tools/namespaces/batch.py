@@ -9,15 +9,17 @@ a batch with an unknown tool or bad arguments does nothing.
 from __future__ import annotations
 
 import time
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, ValidationError, model_serializer
 
 from .. import registry
 from ..errors import ToolError, invalid_arguments
-from ..models import ToolInput, ToolOutput
+from ..models import ToolImage, ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
 
 # The tools a step may run: tool-server.md's "Batch execution" list first.
 BATCH_TOOLS = (
@@ -43,14 +45,14 @@ StepTool = Literal[BATCH_TOOLS]  # type: ignore[valid-type]
 
 
 class BatchStep(ToolInput):
-    tool: StepTool = Field(description="Tool to run")
-    args: dict[str, Any] = Field(default_factory=dict, description="That tool's arguments")
+    tool: StepTool
+    args: dict[str, Any] = Field(default_factory=dict)
 
 
 class BatchInput(ToolInput):
-    steps: list[BatchStep] = Field(min_length=1, max_length=MAX_STEPS, description="Steps, run in order")
-    stop_on_error: bool = Field(default=True, description="Stop at the first failing step")
-    continue_on_error: bool = Field(default=False, description="Run every step even when some fail (overrides stop_on_error)")
+    steps: list[BatchStep] = Field(min_length=1, max_length=MAX_STEPS)
+    stop_on_error: bool = True
+    continue_on_error: bool = False
 
 
 class StepResult(ToolOutput):
@@ -95,16 +97,16 @@ def _check(session: ToolSession, steps: list[BatchStep]) -> None:
 
 @tool("batch_execute", BatchInput, BatchOutput)
 async def batch_execute(session: ToolSession, args: BatchInput) -> BatchOutput:
-    """Run several steps ({tool, args}) in one call, in order, and report each step's result
-    or error with its duration. Stops at the first failure unless continue_on_error (or
-    stop_on_error false). Steps may use navigation, page info, element click/fill/type/get_text,
-    js_evaluate, wait_for_selector/load and http_request; arguments are checked before any step runs."""
+    """Run {tool, args} steps in order in one call; arguments are all checked first, screenshots
+    come as images."""
     _check(session, args.steps)
     keep_going = args.continue_on_error or not args.stop_on_error
     started = time.perf_counter()
     results: list[StepResult] = []
+    images: list[ToolImage] = []
     for index, step in enumerate(args.steps):
         outcome = await registry.call(session, step.tool, step.args)
+        images.extend(outcome.images)
         results.append(StepResult(
             index=index, tool=step.tool, ok=outcome.ok, duration_ms=round(outcome.duration_ms),
             result=outcome.data if outcome.ok else None,
@@ -117,4 +119,4 @@ async def batch_execute(session: ToolSession, args: BatchInput) -> BatchOutput:
         results=results, total_steps=len(args.steps), success_count=len(results) - failures,
         failure_count=failures, stopped_early=len(results) < len(args.steps),
         total_duration_ms=round((time.perf_counter() - started) * 1000),
-    )
+    ).with_images(*images)

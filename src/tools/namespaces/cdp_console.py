@@ -12,19 +12,18 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import trio
 from pydantic import Field
-
-from cdpdriver import CDPError
 
 from ..errors import ToolError
 from ..models import MessageOutput, NoInput, ToolInput, ToolOutput
-from ..recording import attach_helper, start_background, tab_alive
 from ..registry import tool
-from ..session import ToolSession
-from ..tab import CONSOLE_KEPT, LOGS_KEPT, Tab
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
+    from ..tab import Tab
+
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +60,10 @@ async def _keep_traces(tab: Tab, events: Any) -> None:
 
 
 async def _debug_tab(tab: Tab) -> None:
+    from cdpdriver import CDPError
+
+    from ..recording import start_background, tab_alive
+
     if tab.extras.get(LISTENER_KEY) is not None or not tab_alive(tab):
         return
     events = tab.session.listen(["Runtime.consoleAPICalled", "Runtime.exceptionThrown"], raw=True)
@@ -80,6 +83,10 @@ async def _debug_tab(tab: Tab) -> None:
 
 
 async def _undebug_tab(tab: Tab) -> None:
+    from cdpdriver import CDPError
+
+    from ..recording import tab_alive
+
     listener = tab.extras.pop(LISTENER_KEY, None)
     if listener is not None:
         listener.cancel()
@@ -99,10 +106,9 @@ class ConsoleDebuggerOutput(MessageOutput):
 
 @tool("cdp_enable_console_debugger", NoInput, ConsoleDebuggerOutput)
 async def cdp_enable_console_debugger(session: ToolSession, args: NoInput) -> ConsoleDebuggerOutput:
-    """Turn on enhanced console debugging in every tab: console calls and errors keep their full
-    stack including the async chain (timers, promises, events) that led to them, and the browser
-    reports violations (long tasks, slow handlers, forced reflow, document.write). Read them with
-    cdp_get_console_entries and cdp_get_browser_logs; turn off with cdp_disable_console_debugger."""
+    """Record async stacks of console entries and report violations (long tasks) in every tab."""
+    from ..recording import tab_alive
+
     state = session.state(STATE_KEY, dict)
     if state.get("on"):
         raise ToolError("already_started", "the console debugger is already on; call cdp_disable_console_debugger first")
@@ -117,8 +123,9 @@ async def cdp_enable_console_debugger(session: ToolSession, args: NoInput) -> Co
 
 @tool("cdp_disable_console_debugger", NoInput, ConsoleDebuggerOutput)
 async def cdp_disable_console_debugger(session: ToolSession, args: NoInput) -> ConsoleDebuggerOutput:
-    """Turn off the enhanced console debugging started by cdp_enable_console_debugger (entries
-    already recorded stay readable)."""
+    """Undo cdp_enable_console_debugger."""
+    from ..recording import tab_alive
+
     state = session.state(STATE_KEY, dict)
     if not state.get("on"):
         raise ToolError("not_started", "the console debugger is off; call cdp_enable_console_debugger first")
@@ -142,6 +149,10 @@ def _frames(call_frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 async def _async_chain(tab: Tab, trace: dict[str, Any], depth: int = ASYNC_DEPTH) -> list[dict[str, Any]]:
     """The async parents of a stack: given inline (errors, warnings) or fetched by id (console.log)."""
+    from cdpdriver import CDPError
+
+    from ..recording import tab_alive
+
     chain: list[dict[str, Any]] = []
     parent = trace.get("parent")
     parent_id = trace.get("parentId")
@@ -162,8 +173,8 @@ async def _async_chain(tab: Tab, trace: dict[str, Any], depth: int = ASYNC_DEPTH
 
 
 class ConsoleEntriesInput(ToolInput):
-    type: ConsoleType | None = Field(default=None, description="Only entries of this type (log, info, warn, error, debug)")
-    limit: int = Field(default=100, ge=1, le=2000, description="Return at most this many, the most recent")
+    type: ConsoleType | None = None
+    limit: int = Field(default=100, ge=1, le=2000)
 
 
 class ConsoleEntriesOutput(ToolOutput):
@@ -172,8 +183,7 @@ class ConsoleEntriesOutput(ToolOutput):
         "line, column}] and, with the console debugger on, async_stack [{description, frames}]"))
     count: int
     total: int = Field(description="Matching entries before the limit")
-    dropped: int = Field(description=(
-        f"Older entries dropped because the tab keeps only the newest {CONSOLE_KEPT} (0 when none were)"))
+    dropped: int = Field(description="Older entries the tab no longer keeps (0 when none)")
 
 
 def _entry(message: dict[str, Any]) -> dict[str, Any]:
@@ -185,9 +195,7 @@ def _entry(message: dict[str, Any]) -> dict[str, Any]:
 
 @tool("cdp_get_console_entries", ConsoleEntriesInput, ConsoleEntriesOutput)
 async def cdp_get_console_entries(session: ToolSession, args: ConsoleEntriesInput) -> ConsoleEntriesOutput:
-    """Return the current tab's console calls and uncaught errors with their stack traces (function,
-    url, line, column); with cdp_enable_console_debugger on, also the async chain that led to each.
-    Filter by type; limit keeps the most recent."""
+    """Console calls and uncaught errors with stack traces."""
     tab = await session.tab()
     matching = [m for m in list(tab.console) if args.type is None or m.get("type") == args.type]
     chosen = matching[-args.limit:]
@@ -220,6 +228,12 @@ def _issue_entry(issue: dict[str, Any]) -> dict[str, Any]:
 
 async def _current_issues(tab: Tab) -> list[dict[str, Any]]:
     """The page's reported issues: enabling Audits on a helper session replays them."""
+    import trio
+
+    from cdpdriver import CDPError
+
+    from ..recording import attach_helper
+
     helper = await attach_helper(tab)
     try:
         with helper.session.listen("Audits.issueAdded", raw=True) as events:
@@ -238,22 +252,19 @@ async def _current_issues(tab: Tab) -> list[dict[str, Any]]:
 
 
 class BrowserLogsInput(ToolInput):
-    source: LogSource | None = Field(default=None, description="Only entries from this source, e.g. violation, deprecation, network, intervention")
-    level: LogLevel | None = Field(default=None, description="Only entries of this level")
+    source: LogSource | None = None
+    level: LogLevel | None = None
 
 
 class BrowserLogsOutput(ToolOutput):
     logs: list[dict[str, Any]] = Field(description="source, level, text, url, line, timestamp (ms since epoch)")
     count: int
-    dropped: int = Field(description=(
-        f"Older log entries dropped because the tab keeps only the newest {LOGS_KEPT} (0 when none were)"))
+    dropped: int = Field(description="Older entries the tab no longer keeps (0 when none)")
 
 
 @tool("cdp_get_browser_logs", BrowserLogsInput, BrowserLogsOutput)
 async def cdp_get_browser_logs(session: ToolSession, args: BrowserLogsInput) -> BrowserLogsOutput:
-    """Return the browser's own log for the current tab (not console.log): deprecations (e.g.
-    synchronous XHR), interventions, network and security errors, and violations (long tasks, slow
-    handlers — reported while cdp_enable_console_debugger is on). Filter by source and level."""
+    """The browser's own log (deprecations, interventions, errors, violations), not console.log."""
     tab = await session.tab()
     logs = [dict(entry) for entry in list(tab.browser_logs)]
     seen = {(e.get("source"), e.get("text")) for e in logs}

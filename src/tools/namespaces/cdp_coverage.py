@@ -12,18 +12,20 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from cdpdriver import CDPError
-
 from .. import coverage
 from ..models import MessageOutput, NoInput, ToolInput, ToolOutput
-from ..recording import HelperSession, Switch, attach_helper, run_soon, stamp, start_background
 from ..registry import tool
-from ..session import ToolSession
-from ..tab import Tab
+
+if TYPE_CHECKING:
+    from ..recording import HelperSession, Switch
+    from ..session import ToolSession
+    from ..tab import Tab
+
 
 INLINE_RANGES = 50
 INLINE_RULES = 50
@@ -45,19 +47,26 @@ class CoverageRecord:
     started: float = field(default_factory=time.monotonic)
 
     def discard(self) -> None:
+        from ..recording import run_soon
+
         if self.listener is not None:
             self.listener.cancel()
         run_soon(self.tab, self.helper.detach)
 
 
-COVERAGE = Switch[CoverageRecord]("cdp.coverage", "coverage", "cdp_start_coverage", "cdp_stop_coverage")
+@cache
+def _coverage() -> Switch[CoverageRecord]:
+    """Built on first use: ``recording`` loads the driver, which declaring tools must not."""
+    from ..recording import Switch
+
+    return Switch("cdp.coverage", "coverage", "cdp_start_coverage", "cdp_stop_coverage")
 
 
 class StartCoverageInput(ToolInput):
-    js: bool = Field(default=True, description="Collect JavaScript coverage")
-    css: bool = Field(default=True, description="Collect CSS rule usage")
-    call_count: bool = Field(default=False, description="Count how often each function ran (not just whether)")
-    detailed: bool = Field(default=False, description="Block-level JavaScript coverage (branches), and per-function lists")
+    js: bool = True
+    css: bool = True
+    call_count: bool = False
+    detailed: bool = False
 
 
 _EVENTS = ["CSS.styleSheetAdded", "Debugger.scriptParsed", "Runtime.executionContextsCleared"]
@@ -97,12 +106,12 @@ async def _enable(record: CoverageRecord) -> None:
 
 @tool("cdp_start_coverage", StartCoverageInput, MessageOutput)
 async def cdp_start_coverage(session: ToolSession, args: StartCoverageInput) -> MessageOutput:
-    """Start recording which JavaScript and CSS of the current tab is used. Start it BEFORE the code
-    runs: then navigate or reload, interact, and call cdp_stop_coverage for used/unused bytes per
-    script and stylesheet, the unused functions and the unused CSS rules."""
+    """Record which JS and CSS is used; start before navigating."""
+    from ..recording import attach_helper, start_background
+
     if not args.js and not args.css:
         raise ValueError("js and css are both false: nothing to collect")
-    COVERAGE.ensure_off(session)
+    _coverage().ensure_off(session)
     tab = await session.tab()
     helper = await attach_helper(tab)
     record = CoverageRecord(tab, helper, args.js, args.css, args.call_count, args.detailed)
@@ -113,7 +122,7 @@ async def cdp_start_coverage(session: ToolSession, args: StartCoverageInput) -> 
         record.listener.cancel()
         await helper.detach()
         raise
-    COVERAGE.set(session, record)
+    _coverage().set(session, record)
     kinds = " and ".join(k for k, on in (("JavaScript", args.js), ("CSS", args.css)) if on)
     return MessageOutput(message=f"{kinds} coverage started; navigate or interact, then call cdp_stop_coverage")
 
@@ -153,6 +162,8 @@ def _script_entry(item: dict[str, Any], detailed: bool, length: int | None) -> d
 
 
 async def _js_report(record: CoverageRecord) -> dict[str, Any]:
+    from cdpdriver import CDPError
+
     send = record.helper.session.send
     taken = await send("Profiler.takePreciseCoverage", timeout=60)
     for method in ("Profiler.stopPreciseCoverage", "Profiler.disable", "Debugger.disable"):
@@ -172,6 +183,8 @@ async def _js_report(record: CoverageRecord) -> dict[str, Any]:
 
 
 async def _css_report(record: CoverageRecord) -> dict[str, Any]:
+    from cdpdriver import CDPError
+
     send = record.helper.session.send
     usage = (await send("CSS.stopRuleUsageTracking", timeout=30)).get("ruleUsage", [])
     by_sheet: dict[str, list[dict[str, Any]]] = {}
@@ -216,10 +229,10 @@ def _trimmed(report: dict[str, Any] | None, items: str, lists: dict[str, int]) -
 
 @tool("cdp_stop_coverage", NoInput, StopCoverageOutput)
 async def cdp_stop_coverage(session: ToolSession, args: NoInput) -> StopCoverageOutput:
-    """Stop coverage (started by cdp_start_coverage) and report used vs total bytes per script and
-    stylesheet, with the unused ranges, unused function names and unused CSS rules. The complete
-    report is also saved as coverage-<time>.json in the output directory."""
-    record = COVERAGE.take(session)
+    """Stop coverage: used and unused bytes, functions and CSS rules per file, saved as JSON too."""
+    from ..recording import stamp
+
+    record = _coverage().take(session)
     try:
         js = await _js_report(record) if record.js else None
         css = await _css_report(record) if record.css else None

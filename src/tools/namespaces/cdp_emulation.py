@@ -10,17 +10,21 @@ is ``already_started`` so the agent always knows what is in force.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, model_validator
 
-from cdpdriver import Session
-
 from ..models import MessageOutput, NoInput, ToolInput
-from ..recording import Switch
 from ..registry import tool
-from ..session import ToolSession
-from ..tab import Tab
+
+if TYPE_CHECKING:
+    from cdpdriver import Session
+
+    from ..recording import Switch
+    from ..session import ToolSession
+    from ..tab import Tab
+
 
 # preset: (latency ms, download bytes/s, upload bytes/s, offline, connection type)
 NETWORK_PRESETS: dict[str, tuple[float, float, float, bool, str]] = {
@@ -47,18 +51,27 @@ class CpuEmulation:
     rate: float
 
 
-NETWORK = Switch[NetworkEmulation]("cdp.network_emulation", "network emulation", "cdp_emulate_network",
-                                   "cdp_clear_network_emulation")
-CPU = Switch[CpuEmulation]("cdp.cpu_emulation", "CPU throttling", "cdp_emulate_cpu", "cdp_clear_cpu_emulation")
+@cache
+def _network() -> Switch[NetworkEmulation]:
+    """Built on first use: ``recording`` loads the driver, which declaring tools must not."""
+    from ..recording import Switch
+
+    return Switch("cdp.network_emulation", "network emulation", "cdp_emulate_network", "cdp_clear_network_emulation")
+
+
+@cache
+def _cpu() -> Switch[CpuEmulation]:
+    """Built on first use: ``recording`` loads the driver, which declaring tools must not."""
+    from ..recording import Switch
+
+    return Switch("cdp.cpu_emulation", "CPU throttling", "cdp_emulate_cpu", "cdp_clear_cpu_emulation")
 
 
 class EmulateNetworkInput(ToolInput):
-    preset: Literal["slow3g", "fast3g", "4g", "wifi", "offline"] | None = Field(default=None, description=(
-        "Profile: slow3g (2000 ms, 50 KB/s), fast3g (562.5 ms, 180 KB/s down, 84 KB/s up), "
-        "4g (165 ms, 1 MB/s down, 169 KB/s up), wifi (28 ms, 3.75 MB/s down, 1.9 MB/s up), offline"))
-    latency: float | None = Field(default=None, ge=0, le=60_000, description="Added round-trip latency in ms (overrides the preset)")
-    download: float | None = Field(default=None, gt=0, description="Download throughput in bytes/s (overrides the preset)")
-    upload: float | None = Field(default=None, gt=0, description="Upload throughput in bytes/s (overrides the preset)")
+    preset: Literal["slow3g", "fast3g", "4g", "wifi", "offline"] | None = None
+    latency: float | None = Field(default=None, ge=0, le=60_000)
+    download: float | None = Field(default=None, gt=0)
+    upload: float | None = Field(default=None, gt=0)
 
     @model_validator(mode="after")
     def _something(self) -> EmulateNetworkInput:
@@ -101,10 +114,9 @@ async def _apply_network(tab: Tab) -> None:
 
 @tool("cdp_emulate_network", EmulateNetworkInput, EmulateNetworkOutput)
 async def cdp_emulate_network(session: ToolSession, args: EmulateNetworkInput) -> EmulateNetworkOutput:
-    """Throttle the current tab's network: a preset (slow3g, fast3g, 4g, wifi, offline) and/or
-    custom latency (ms), download and upload (bytes/s). Stays until cdp_clear_network_emulation;
-    use it to see how the page behaves on a slow connection."""
-    NETWORK.ensure_off(session)
+    """Throttle the network (a preset, or latency ms and throughput bytes/s) until
+    cdp_clear_network_emulation."""
+    _network().ensure_off(session)
     tab = await session.tab()
     latency, down, up, offline, kind = NETWORK_PRESETS.get(args.preset or "", (0.0, -1.0, -1.0, False, ""))
     latency = args.latency if args.latency is not None else latency
@@ -118,7 +130,7 @@ async def cdp_emulate_network(session: ToolSession, args: EmulateNetworkInput) -
     except BaseException:
         tab.extras.pop(CONDITIONS_KEY, None)
         raise
-    NETWORK.set(session, NetworkEmulation(tab, conditions))
+    _network().set(session, NetworkEmulation(tab, conditions))
     label = args.preset or "custom"
     return EmulateNetworkOutput(
         message=f"network emulation on ({label}: {latency:g} ms, down {down:g} B/s, up {up:g} B/s"
@@ -128,9 +140,8 @@ async def cdp_emulate_network(session: ToolSession, args: EmulateNetworkInput) -
 
 @tool("cdp_clear_network_emulation", NoInput, MessageOutput)
 async def cdp_clear_network_emulation(session: ToolSession, args: NoInput) -> MessageOutput:
-    """Remove the network throttling set by cdp_emulate_network (offline mode set with
-    network_set_offline stays as it was)."""
-    record = NETWORK.take(session)
+    """Undo cdp_emulate_network."""
+    record = _network().take(session)
     tab = record.tab
     tab.extras.pop(CONDITIONS_KEY, None)
     await _apply_network(tab)
@@ -138,7 +149,7 @@ async def cdp_clear_network_emulation(session: ToolSession, args: NoInput) -> Me
 
 
 class EmulateCpuInput(ToolInput):
-    rate: Literal[2, 4, 6] = Field(description="Slowdown factor: 2, 4 or 6 (4 ≈ a mid-range phone)")
+    rate: Literal[2, 4, 6]
 
 
 class EmulateCpuOutput(MessageOutput):
@@ -147,19 +158,18 @@ class EmulateCpuOutput(MessageOutput):
 
 @tool("cdp_emulate_cpu", EmulateCpuInput, EmulateCpuOutput)
 async def cdp_emulate_cpu(session: ToolSession, args: EmulateCpuInput) -> EmulateCpuOutput:
-    """Slow the current tab's CPU down 2x, 4x or 6x (scripts, layout and paint all run slower) to
-    see how the page performs on a slower device. Stays until cdp_clear_cpu_emulation."""
-    CPU.ensure_off(session)
+    """Slow the CPU down until cdp_clear_cpu_emulation."""
+    _cpu().ensure_off(session)
     tab = await session.tab()
     await tab.session.send("Emulation.setCPUThrottlingRate", {"rate": args.rate}, timeout=10)
-    CPU.set(session, CpuEmulation(tab, args.rate))
+    _cpu().set(session, CpuEmulation(tab, args.rate))
     return EmulateCpuOutput(message=f"CPU throttled {args.rate}x", rate=args.rate)
 
 
 @tool("cdp_clear_cpu_emulation", NoInput, MessageOutput)
 async def cdp_clear_cpu_emulation(session: ToolSession, args: NoInput) -> MessageOutput:
-    """Remove the CPU throttling set by cdp_emulate_cpu."""
-    record = CPU.take(session)
+    """Undo cdp_emulate_cpu."""
+    record = _cpu().take(session)
     await record.tab.session.send("Emulation.setCPUThrottlingRate", {"rate": 1}, timeout=10)
     return MessageOutput(message=f"CPU throttling ({record.rate:g}x) cleared")
 

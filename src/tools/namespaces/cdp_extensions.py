@@ -12,16 +12,19 @@ against ``Extensions.getExtensions`` and such a silent no-op is an error.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
-
-from cdpdriver import CDPError
 
 from ..errors import ToolError
 from ..models import MessageOutput, NoInput, ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession
+
+if TYPE_CHECKING:
+    from cdpdriver import CDPError
+
+    from ..session import ToolSession
+
 
 STATE_KEY = "cdp.extensions"  # id -> {name, path}: what this session installed
 
@@ -39,7 +42,7 @@ def _not_available(exc: CDPError) -> bool:
 
 
 class InstallExtensionInput(ToolInput):
-    path: str = Field(min_length=1, description="Directory of an unpacked extension (it holds manifest.json)")
+    path: str = Field(min_length=1)
 
 
 class InstallExtensionOutput(MessageOutput):
@@ -49,9 +52,9 @@ class InstallExtensionOutput(MessageOutput):
 
 @tool("cdp_install_extension", InstallExtensionInput, InstallExtensionOutput)
 async def cdp_install_extension(session: ToolSession, args: InstallExtensionInput) -> InstallExtensionOutput:
-    """Load an unpacked browser extension (a directory with manifest.json) into the running browser;
-    its content scripts apply to pages loaded afterwards. Returns its id. Works only on a browser this
-    server launched (not with --browser-url)."""
+    """Load an unpacked extension (not with --browser-url); returns its id."""
+    from cdpdriver import CDPError
+
     directory = Path(args.path).expanduser().resolve()
     if not (directory / "manifest.json").is_file():
         raise ToolError("invalid_path", f"{args.path!r} is not an unpacked extension directory (no manifest.json in it)")
@@ -73,6 +76,8 @@ async def cdp_install_extension(session: ToolSession, args: InstallExtensionInpu
 
 
 async def _listing(session: ToolSession) -> list[dict[str, Any]]:
+    from cdpdriver import CDPError
+
     browser = await session.ensure_browser()
     try:
         reply = await browser.session.send("Extensions.getExtensions", timeout=10)
@@ -91,18 +96,20 @@ class ListExtensionsOutput(ToolOutput):
 
 @tool("cdp_list_extensions", NoInput, ListExtensionsOutput)
 async def cdp_list_extensions(session: ToolSession, args: NoInput) -> ListExtensionsOutput:
-    """List the unpacked extensions in the browser (id, name, enabled, version, path)."""
+    """List the unpacked extensions."""
     extensions = await _listing(session)
     return ListExtensionsOutput(extensions=extensions, count=len(extensions))
 
 
 class UninstallExtensionInput(ToolInput):
-    id: str = Field(min_length=1, description="Extension id from cdp_install_extension or cdp_list_extensions")
+    id: str = Field(min_length=1)
 
 
 @tool("cdp_uninstall_extension", UninstallExtensionInput, MessageOutput)
 async def cdp_uninstall_extension(session: ToolSession, args: UninstallExtensionInput) -> MessageOutput:
-    """Remove an unpacked extension from the browser by id."""
+    """Remove an unpacked extension."""
+    from cdpdriver import CDPError
+
     browser = await session.ensure_browser()
     try:
         await browser.session.send("Extensions.uninstall", {"id": args.id}, timeout=30)

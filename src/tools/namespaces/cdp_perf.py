@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
-import trio
 from pydantic import Field
-
-from cdpdriver import CDPError, JavaScriptError
-from cdpdriver.scripts import load_script
 
 from ..errors import ToolError
 from ..models import NoInput, ToolInput, ToolOutput
-from ..recording import attach_helper, evaluate_main, stamp
 from ..registry import tool
-from ..session import ToolSession
-from ..tab import Tab
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
+    from ..tab import Tab
+
 
 RECORDER_KEY = "cdp.perf_recorder"
 RUNTIME_KEY = "cdp.performance_enabled"
@@ -31,23 +30,43 @@ _RUNTIME_COUNTS = {"LayoutCount": "layout_count", "RecalcStyleCount": "recalc_st
 
 
 def _applied_to_describe(function_source: str) -> str:
-    """The script calling ``function_source`` with the element describer, a function (not JSON)."""
+    """The script calling ``function_source`` with the element describer, a function (not JSON).
+
+    The recorder and the measure both get the same describer, so they name elements alike.
+    """
+    from cdpdriver.scripts import load_script
+
     return f"({function_source})({load_script('tools', 'describe_element_path')})"
 
 
-# Both pass the same element describer in, so the recorder and the measure name elements alike.
-RECORDER = _applied_to_describe(load_script("tools", "perf_interaction_recorder"))
-MEASURE = _applied_to_describe(load_script("tools", "perf_measure"))
+@cache
+def _recorder() -> str:
+    from cdpdriver.scripts import load_script
+
+    return _applied_to_describe(load_script("tools", "perf_interaction_recorder"))
+
+
+@cache
+def _measure() -> str:
+    from cdpdriver.scripts import load_script
+
+    return _applied_to_describe(load_script("tools", "perf_measure"))
 
 
 async def _install_recorder(tab: Tab) -> None:
     """Keep every interaction of 16 ms or more in this tab, now and after each navigation."""
+    import trio
+
+    from cdpdriver import CDPError, JavaScriptError
+
+    from ..recording import evaluate_main
+
     if tab.extras.get(RECORDER_KEY):
         return
     tab.extras[RECORDER_KEY] = True
     try:  # also a tab hook: a failure here must not stop the tab from opening
-        await tab.session.send("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER}, timeout=10)
-        await evaluate_main(tab, RECORDER, timeout=5)
+        await tab.session.send("Page.addScriptToEvaluateOnNewDocument", {"source": _recorder()}, timeout=10)
+        await evaluate_main(tab, _recorder(), timeout=5)
     except (ToolError, CDPError, JavaScriptError, trio.TooSlowError):
         pass  # a page that cannot run it now (dialog, crash) still gets it on its next document
 
@@ -79,8 +98,7 @@ async def _runtime(tab: Tab) -> dict[str, Any]:
 
 class PerformanceMetricsOutput(ToolOutput):
     url: str
-    lcp: dict[str, Any] | None = Field(description=(
-        "Largest Contentful Paint: time_ms, element (CSS path), size (px²), url (for images); null before any paint"))
+    lcp: dict[str, Any] | None = Field(description="Largest Contentful Paint: time_ms, element (CSS path), size (px²), url (for images); null before any paint")
     cls: float = Field(description="Cumulative Layout Shift (largest session window, shifts after input excluded)")
     cls_elements: list[dict[str, Any]] = Field(description="Elements that shifted in the worst window, biggest share first")
     layout_shifts: list[dict[str, Any]] = Field(description="The largest shifts (up to 20): value, time, sources with rects")
@@ -97,13 +115,12 @@ class PerformanceMetricsOutput(ToolOutput):
 
 @tool("cdp_get_performance_metrics", NoInput, PerformanceMetricsOutput)
 async def cdp_get_performance_metrics(session: ToolSession, args: NoInput) -> PerformanceMetricsOutput:
-    """Measure the current page's Core Web Vitals in the page itself: LCP (time and element), CLS
-    (value and the shifting elements), INP (from the interactions so far), navigation timing (TTFB,
-    DOMContentLoaded, load, sizes), long tasks / TBT. Interactions under 104 ms are counted from the
-    first call of this tool on; call it once early, interact, then call it again."""
+    """Core Web Vitals, navigation timing and long tasks; call once early, interact, call again."""
+    from ..recording import evaluate_main
+
     tab = await session.tab()
     await _recorder_everywhere(session, tab)
-    data = await evaluate_main(tab, MEASURE, timeout=15)
+    data = await evaluate_main(tab, _measure(), timeout=15)
     return PerformanceMetricsOutput(**data, runtime=await _runtime(tab))
 
 
@@ -119,9 +136,11 @@ class MemoryStatsOutput(ToolOutput):
 
 @tool("cdp_get_memory_stats", NoInput, MemoryStatsOutput)
 async def cdp_get_memory_stats(session: ToolSession, args: NoInput) -> MemoryStatsOutput:
-    """Report the current page's memory: JavaScript heap used / total / limit in bytes, plus live
-    documents, DOM nodes and event listeners. Call it before and after an action to spot leaks
-    (nodes or listeners that keep growing)."""
+    """JS heap use and counts of documents, DOM nodes and listeners."""
+    from cdpdriver import CDPError
+
+    from ..recording import evaluate_main
+
     tab = await session.tab()
     heap = await tab.session.send("Runtime.getHeapUsage", timeout=10)
     limit = await evaluate_main(tab, "performance.memory ? performance.memory.jsHeapSizeLimit : 0", timeout=5)
@@ -139,8 +158,7 @@ async def cdp_get_memory_stats(session: ToolSession, args: NoInput) -> MemorySta
 
 
 class HeapSnapshotInput(ToolInput):
-    path: str | None = Field(default=None, min_length=1, description=(
-        "File to write inside the output directory (default heap-<time>.heapsnapshot)"))
+    path: str | None = Field(default=None, min_length=1)
 
 
 class HeapSnapshotOutput(ToolOutput):
@@ -163,9 +181,11 @@ def _node_count(path: Any) -> int | None:
 
 @tool("cdp_take_heap_snapshot", HeapSnapshotInput, HeapSnapshotOutput)
 async def cdp_take_heap_snapshot(session: ToolSession, args: HeapSnapshotInput) -> HeapSnapshotOutput:
-    """Write a JavaScript heap snapshot of the current page to a .heapsnapshot file in the output
-    directory (open it in DevTools → Memory to find what holds memory). Streams to disk; large
-    pages take a few seconds."""
+    """Write a JS heap snapshot file (open it in DevTools, Memory)."""
+    import trio
+
+    from ..recording import attach_helper, stamp
+
     tab = await session.tab()
     out = session.output_path(args.path, f"heap-{stamp()}.heapsnapshot")
     helper = await attach_helper(tab)

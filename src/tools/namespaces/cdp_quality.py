@@ -13,20 +13,17 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import trio
 from pydantic import Field
-
-from audit.engine import audit_page
-from audit.failures import AuditFailed
-from audit.models import AuditRequest
-from cdpdriver.scripts import load_script
 
 from ..errors import ToolError
 from ..models import ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
+
 
 Category = Literal["performance", "accessibility", "seo", "best-practices"]
 ALL_CATEGORIES: list[Category] = ["performance", "accessibility", "seo", "best-practices"]
@@ -39,11 +36,6 @@ CURVES = {
                "tbt": (200, 600), "cls": (0.1, 0.25)},
 }
 WEIGHTS = {"fcp": 10, "speed_index": 10, "lcp": 25, "tbt": 30, "cls": 25}
-
-# Installed before any page script, so the observers see the whole load (paint, layout shifts).
-VITALS_OBSERVER = load_script("tools", "quality_vitals_observer")
-# One pass over the loaded page: metrics plus the facts the SEO and best-practice checks need.
-COLLECT = load_script("tools", "quality_collect")
 
 # Lighthouse's mobile profile: a mid-range phone, 4x CPU slowdown, slow 4G.
 DEVICES = {
@@ -112,12 +104,11 @@ CHECKS = [
 
 
 class QualityInput(ToolInput):
-    categories: list[Category] = Field(default_factory=lambda: list(ALL_CATEGORIES), min_length=1,
-                                       description="Categories to score")
-    device: Literal["desktop", "mobile"] = Field(default="desktop", description="mobile emulates a phone, 4x CPU and slow 4G")
-    output_dir: str | None = Field(default=None, description="Folder (inside the output directory) for the JSON and HTML reports")
-    url: str | None = Field(default=None, description="Page to audit; default the current tab's URL")
-    timeout_ms: int = Field(default=60000, ge=1000, le=600000, description="Limit for each measurement")
+    categories: list[Category] = Field(default_factory=lambda: list(ALL_CATEGORIES), min_length=1)
+    device: Literal["desktop", "mobile"] = "desktop"
+    output_dir: str | None = None
+    url: str | None = None
+    timeout_ms: int = Field(default=60000, ge=1000, le=600000)
 
 
 class QualityOutput(ToolOutput):
@@ -131,7 +122,16 @@ class QualityOutput(ToolOutput):
 
 
 async def _measure(session: ToolSession, url: str, device: str, timeout: float) -> dict[str, Any]:
-    """Load ``url`` in a fresh context under the device profile and collect facts and metrics."""
+    """Load ``url`` in a fresh context under the device profile and collect facts and metrics.
+
+    The vitals observer is installed before any page script, so it sees the whole load (paint,
+    layout shifts); one pass of ``quality_collect`` over the loaded page then gathers the
+    metrics and the facts the SEO and best-practice checks need.
+    """
+    import trio
+
+    from cdpdriver.scripts import load_script
+
     browser = await session.ensure_browser()
     profile = DEVICES[device]
     async with browser.context() as ctx, ctx.page() as page:
@@ -141,7 +141,7 @@ async def _measure(session: ToolSession, url: str, device: str, timeout: float) 
             await s.send("Emulation.setTouchEmulationEnabled", {"enabled": True})
         if profile["cpu"] > 1:
             await s.send("Emulation.setCPUThrottlingRate", {"rate": profile["cpu"]})
-        await s.send("Page.addScriptToEvaluateOnNewDocument", {"source": VITALS_OBSERVER})
+        await s.send("Page.addScriptToEvaluateOnNewDocument", {"source": load_script("tools", "quality_vitals_observer")})
         errors: list[str] = []
         deprecations: list[str] = []
         with s.listen(["Runtime.exceptionThrown", "Runtime.consoleAPICalled", "Log.entryAdded",
@@ -154,7 +154,7 @@ async def _measure(session: ToolSession, url: str, device: str, timeout: float) 
             started = time.perf_counter()
             await page.navigate(url, wait_until="networkidle", timeout=timeout)
             await trio.sleep(0.3)  # let the last LCP / layout-shift entries land
-            facts = await page.evaluate(COLLECT)
+            facts = await page.evaluate(load_script("tools", "quality_collect"))
             facts["wall_ms"] = round((time.perf_counter() - started) * 1000)
             while True:
                 try:
@@ -216,6 +216,12 @@ def _checks(facts: dict[str, Any], category: str) -> tuple[float, list[dict], li
 
 
 async def _accessibility(session: ToolSession, url: str, timeout: float) -> tuple[float, list[dict], list[dict]]:
+    import trio
+
+    from audit.engine import audit_page
+    from audit.failures import AuditFailed
+    from audit.models import AuditRequest
+
     browser = await session.ensure_browser()
     try:
         with trio.fail_after(timeout):
@@ -231,10 +237,8 @@ async def _accessibility(session: ToolSession, url: str, timeout: float) -> tupl
 
 @tool("cdp_run_quality_audit", QualityInput, QualityOutput)
 async def cdp_run_quality_audit(session: ToolSession, args: QualityInput) -> QualityOutput:
-    """Score a page 0-100 for performance, accessibility, SEO and best practices (like
-    Lighthouse, over CDP alone) on a desktop or emulated mobile device. Returns the scores, the
-    passed and failed checks per category and the measured metrics, and writes JSON and HTML
-    reports. Takes several seconds; it loads the page in fresh contexts, not in your tab."""
+    """Lighthouse-style 0-100 scores (performance, accessibility, SEO, best practices) with reports;
+    takes seconds."""
     url = args.url or await (await session.tab()).url()
     if not url.startswith(("http://", "https://")):
         raise ToolError("invalid_arguments", f"url: {url!r} is not an http(s) page; navigate first or pass url")

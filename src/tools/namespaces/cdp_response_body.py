@@ -3,27 +3,25 @@
 from __future__ import annotations
 
 import base64
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import trio
 from pydantic import Field
-
-from cdpdriver import CDPError
 
 from ..errors import ToolError
 from ..models import ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession
-from ..tab import RequestRecord, Tab
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
+    from ..tab import RequestRecord, Tab
+
 
 FINISH_WAIT = 5.0
 
 
 class ResponseBodyInput(ToolInput):
-    request_id: str = Field(min_length=1, description="request_id from network_get_requests")
-    save_to_file: str | None = Field(default=None, min_length=1, description=(
-        "Write the (decoded) body to this file inside the output directory instead of returning it; "
-        "use it for binary or large bodies"))
+    request_id: str = Field(min_length=1)
+    save_to_file: str | None = Field(default=None, min_length=1)
 
 
 class ResponseBodyOutput(ToolOutput):
@@ -48,6 +46,10 @@ def _find(session: ToolSession, request_id: str) -> tuple[Tab, RequestRecord] | 
 
 async def _body(tab: Tab, record: RequestRecord, request_id: str) -> dict[str, Any]:
     """Ask for the body; if it failed while the response was still arriving, wait for it once."""
+    import trio
+
+    from cdpdriver import CDPError
+
     try:
         return await tab.session.send("Network.getResponseBody", {"requestId": request_id}, timeout=30)
     except CDPError as exc:
@@ -67,9 +69,7 @@ async def _body(tab: Tab, record: RequestRecord, request_id: str) -> dict[str, A
 
 @tool("cdp_get_response_body", ResponseBodyInput, ResponseBodyOutput)
 async def cdp_get_response_body(session: ToolSession, args: ResponseBodyInput) -> ResponseBodyOutput:
-    """Get the body of a response the page received, by request_id from network_get_requests: text as
-    is, binary as base64. Pass save_to_file to write it to the output directory instead (images,
-    fonts, large JSON). Bodies are kept by the browser only for recent requests of the current page."""
+    """The body of a recent response (text, or base64 for binary)."""
     await session.tab()
     found = _find(session, args.request_id)
     if found is None:

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
 from ..models import MessageOutput, NoInput, ToolInput
-from ..recording import Switch, run_soon, stamp
 from ..registry import tool
-from ..screencast import Frame, Screencast, ScreencastOptions
-from ..session import ToolSession
-from ..tab import Tab
+
+if TYPE_CHECKING:
+    from ..recording import Switch
+    from ..screencast import Frame, Screencast
+    from ..session import ToolSession
+    from ..tab import Tab
 
 
 @dataclass
@@ -25,18 +28,25 @@ class CastRecord:
     format: str
 
     def discard(self) -> None:
+        from ..recording import run_soon
+
         run_soon(self.tab, self.cast.stop)
 
 
-SCREENCAST = Switch[CastRecord]("cdp.screencast", "a screencast", "cdp_start_screencast", "cdp_stop_screencast")
+@cache
+def _screencast() -> Switch[CastRecord]:
+    """Built on first use: ``recording`` loads the driver, which declaring tools must not."""
+    from ..recording import Switch
+
+    return Switch("cdp.screencast", "a screencast", "cdp_start_screencast", "cdp_stop_screencast")
 
 
 class StartScreencastInput(ToolInput):
-    format: Literal["jpeg", "png"] = Field(default="jpeg", description="Image format of the frames")
-    quality: int = Field(default=80, ge=0, le=100, description="JPEG quality 0-100 (ignored for png)")
-    max_width: int | None = Field(default=None, ge=1, le=8192, description="Largest frame width in pixels (scaled down to fit)")
-    max_height: int | None = Field(default=None, ge=1, le=8192, description="Largest frame height in pixels (scaled down to fit)")
-    every_nth_frame: int = Field(default=1, ge=1, le=60, description="Keep only every n-th frame the compositor produces")
+    format: Literal["jpeg", "png"] = "jpeg"
+    quality: int = Field(default=80, ge=0, le=100)
+    max_width: int | None = Field(default=None, ge=1, le=8192)
+    max_height: int | None = Field(default=None, ge=1, le=8192)
+    every_nth_frame: int = Field(default=1, ge=1, le=60)
 
 
 class StartScreencastOutput(MessageOutput):
@@ -62,27 +72,26 @@ def _writer(directory: Path, extension: str) -> Callable[[Frame], None]:
 
 @tool("cdp_start_screencast", StartScreencastInput, StartScreencastOutput)
 async def cdp_start_screencast(session: ToolSession, args: StartScreencastInput) -> StartScreencastOutput:
-    """Start streaming the current tab's screen: every painted frame is saved as an image in a new
-    screencast-<time>/ directory of the output dir (frame-00001.jpg, …). Frames come only when the
-    page repaints. Stop with cdp_stop_screencast, which reports the frame count. For a video file
-    use video_start instead."""
-    SCREENCAST.ensure_off(session)
+    """Save each painted frame as an image file until cdp_stop_screencast."""
+    from ..recording import stamp
+    from ..screencast import Screencast, ScreencastOptions
+
+    _screencast().ensure_off(session)
     tab = await session.tab()
     extension = "jpg" if args.format == "jpeg" else "png"
     directory = session.output_path(f"screencast-{stamp()}/frame-00001.{extension}", "").parent
     options = ScreencastOptions(args.format, args.quality, args.max_width, args.max_height, args.every_nth_frame)
     cast = Screencast(tab, options, _writer(directory, extension))
     await cast.start()
-    SCREENCAST.set(session, CastRecord(tab, cast, directory, args.format))
+    _screencast().set(session, CastRecord(tab, cast, directory, args.format))
     return StartScreencastOutput(message=f"screencast started ({args.format}); frames go to {directory}",
                                  dir=str(directory))
 
 
 @tool("cdp_stop_screencast", NoInput, StopScreencastOutput)
 async def cdp_stop_screencast(session: ToolSession, args: NoInput) -> StopScreencastOutput:
-    """Stop the screencast started by cdp_start_screencast and report how many frames were
-    written, where, and for how long it ran."""
-    record = SCREENCAST.take(session, keep_dead=True)
+    """Stop cdp_start_screencast."""
+    record = _screencast().take(session, keep_dead=True)
     await record.cast.stop()
     count = record.cast.frame_count
     return StopScreencastOutput(

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..models import ConfigInfo, NoInput
 from ..registry import tool
-from ..session import ToolSession
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
 
 
 @tool("config_get", NoInput, ConfigInfo)
 async def config_get(session: ToolSession, args: NoInput) -> ConfigInfo:
-    """Report the server configuration: headless, project name, default timeout (ms), whether
-    the browser is running, the output directory and the browser version."""
+    """The server's settings and whether the browser runs."""
     browser = session.browser if session.browser_launched else None
     return ConfigInfo(
         headless=session.headless,

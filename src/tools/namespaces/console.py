@@ -6,29 +6,29 @@ moment it opens, so messages logged before the agent asked are not lost.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
 from ..models import ConsoleMessage, NoInput, ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession
-from ..tab import CONSOLE_KEPT
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
 
 Level = Literal["log", "info", "warn", "error", "debug"]
 LEVELS = ("log", "info", "warn", "error", "debug")
 
 
 class GetMessagesInput(ToolInput):
-    level: Level | None = Field(default=None, description="Only messages of this level (error includes uncaught exceptions)")
-    clear: bool = Field(default=False, description="Empty the buffer after reading")
+    level: Level | None = None
+    clear: bool = False
 
 
 class GetMessagesOutput(ToolOutput):
     messages: list[ConsoleMessage] = Field(description="Oldest first")
     count: int
-    dropped: int = Field(description=(
-        f"Older messages dropped because the tab keeps only the newest {CONSOLE_KEPT} (0 when none were)"))
+    dropped: int = Field(description="Older messages the tab no longer keeps (0 when none)")
 
 
 class ClearOutput(ToolOutput):
@@ -44,9 +44,7 @@ def _level(entry: dict[str, Any]) -> str:
 
 @tool("console_get_messages", GetMessagesInput, GetMessagesOutput)
 async def console_get_messages(session: ToolSession, args: GetMessagesInput) -> GetMessagesOutput:
-    """Return the current tab's console messages since it opened (or since the last clear),
-    oldest first, each with type, text, args and source url/line. Uncaught exceptions and
-    unhandled rejections are type error. Filter with level; clear empties the buffer."""
+    """Console messages since the tab opened or was cleared, oldest first."""
     tab = await session.tab()
     chosen = [entry for entry in tab.console if args.level is None or _level(entry) == args.level]
     messages = [ConsoleMessage(type=_level(e), text=e.get("text", ""), args=e.get("args") or [],
@@ -59,8 +57,7 @@ async def console_get_messages(session: ToolSession, args: GetMessagesInput) -> 
 
 @tool("console_clear", NoInput, ClearOutput)
 async def console_clear(session: ToolSession, args: NoInput) -> ClearOutput:
-    """Empty the current tab's console buffer, e.g. before an action whose messages you want
-    to read on their own with console_get_messages."""
+    """Empty the console buffer."""
     tab = await session.tab()
     cleared = len(tab.console)
     tab.console.clear()

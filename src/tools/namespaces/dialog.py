@@ -7,15 +7,16 @@ the dialog here and answers it with dialog_handle.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import trio
 from pydantic import Field
 
 from ..errors import ToolError
 from ..models import NoInput, ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
 
 DialogType = Literal["alert", "confirm", "prompt", "beforeunload"]
 
@@ -28,8 +29,8 @@ class DialogInfo(ToolOutput):
 
 
 class HandleInput(ToolInput):
-    action: Literal["accept", "dismiss"] = Field(description="accept (OK) or dismiss (Cancel)")
-    prompt_text: str | None = Field(default=None, description="Answer to type into a prompt before accepting")
+    action: Literal["accept", "dismiss"]
+    prompt_text: str | None = None
 
 
 class HandleOutput(ToolOutput):
@@ -39,9 +40,7 @@ class HandleOutput(ToolOutput):
 
 @tool("dialog_get", NoInput, DialogInfo)
 async def dialog_get(session: ToolSession, args: NoInput) -> DialogInfo:
-    """Report the dialog open in the current tab, if any: its type, message and a prompt's
-    default value. has_dialog is false when none is open. While a dialog is open, other
-    page tools fail with dialog_open until dialog_handle answers it."""
+    """The open dialog, if any (page tools fail with dialog_open while one is)."""
     tab = await session.tab()
     dialog = tab.dialog
     if dialog is None:
@@ -56,9 +55,9 @@ LEAVE_TIMEOUT = 10.0
 
 @tool("dialog_handle", HandleInput, HandleOutput, records=True)
 async def dialog_handle(session: ToolSession, args: HandleInput) -> HandleOutput:
-    """Accept or dismiss the open dialog in the current tab; for a prompt, prompt_text is the
-    answer (accepting without it returns the prompt's default). The page's confirm() then
-    returns true/false and prompt() the text or null. Fails with not_found when no dialog is open."""
+    """Accept or dismiss the open alert, confirm, prompt or beforeunload."""
+    import trio
+
     tab = await session.tab()
     dialog = tab.dialog
     if dialog is None:

@@ -13,19 +13,18 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
-from cdpdriver import JavaScriptError
-from cdpdriver.scripts import load_script
-
-from .. import locate
 from ..errors import ToolError
-from ..locate import Element
 from ..models import LocatorInput, MessageOutput, SelectorInput
 from ..registry import tool
-from ..session import ToolSession
+
+if TYPE_CHECKING:
+    from ..locate import Element
+    from ..session import ToolSession
+
 
 Wait = Literal["attached", "visible", "hover", "click", "edit"]
 
@@ -57,6 +56,8 @@ def locator_of(args: BaseModel | str) -> dict[str, Any]:
 
 async def target(session: ToolSession, args: BaseModel | str, wait: Wait, timeout_ms: int | None = None) -> Element:
     """Locate the element and wait until it is ready for ``wait``; the one entry to every tool."""
+    from .. import locate
+
     timeout = timeout_ms if timeout_ms is not None else args.timeout_ms  # type: ignore[union-attr]
     checks = dict(WAITS[wait])
     state = checks.pop("state")
@@ -73,11 +74,6 @@ const deepActive = () => { let a = document.activeElement; while (a && a.shadowR
 """
 
 
-# What "checked" means to element_check/uncheck/is_checked (a checkbox or radio, an aria-checked
-# role, or the <label> of one); run through page_call.
-CHECK_STATE_JS = load_script("tools", "check_state")
-
-
 def page_function(body: str) -> str:
     """Wrap a function source so it can call ``fail`` and ``deepActive``; ``this`` stays the element."""
     return f"async function(...args) {{ {_PRELUDE} return await ({body}).apply(this, args); }}"
@@ -89,6 +85,10 @@ async def page_call(element: Element, function: str, *args: Any, by_value: bool 
     A dialog the function opens does not hang the call: the result is then None and
     ``element.tab.dialog`` says what opened.
     """
+    from cdpdriver import JavaScriptError
+
+    from .. import locate
+
     try:
         return await locate.guard_dialog(element.tab, element.call(page_function(function), *args, by_value=by_value))
     except JavaScriptError as exc:
@@ -96,6 +96,8 @@ async def page_call(element: Element, function: str, *args: Any, by_value: bool 
 
 
 def _typed(element: Element, text: str) -> Exception:
+    from cdpdriver import JavaScriptError
+
     payload = text.removeprefix("Uncaught ").removeprefix("Error: ")
     try:
         info = json.loads(payload)
@@ -108,6 +110,8 @@ def _typed(element: Element, text: str) -> Exception:
 
 def element_handle(element: Element, remote: dict[str, Any], description: str) -> Element:
     """An Element for a node a page function returned (``by_value=False``), e.g. a checkbox's label."""
+    from ..locate import Element
+
     if not remote.get("objectId"):
         raise ToolError("element_not_found", f"{element.description}: {description} is gone")
     return Element(element.tab, element.frame, remote["objectId"], description)
@@ -149,5 +153,5 @@ def _declare_action(spec: Action) -> None:
     tool(spec.name, spec.input, spec.output, description=spec.description, records=spec.records)(handler)
 
 
-__all__ = ["Action", "declare_actions", "CHECK_STATE_JS", "WAITS", "Element", "Wait", "css", "dialog_note", "element_handle", "locator_of",
+__all__ = ["Action", "declare_actions", "WAITS", "Wait", "css", "dialog_note", "element_handle", "locator_of",
            "page_call", "page_function", "target"]

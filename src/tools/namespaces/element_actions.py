@@ -8,15 +8,12 @@ DOM event. Form controls live in ``element_forms``.
 from __future__ import annotations
 
 import base64
-import time
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, field_validator
 
-from cdpdriver.scripts import load_script
-
-from .. import inputs, locate
 from ..errors import ToolError
+from ..images import ImageDelivery, ImageOutput, deliver
 from ..keys import parse_combo
 from ..models import (
     BoundingBox,
@@ -28,25 +25,22 @@ from ..models import (
     ToolOutput,
 )
 from ..registry import tool
-from ..session import ToolSession
-from .element import Action, Element, declare_actions, dialog_note, page_call, target
+from .element import Action, declare_actions, dialog_note, page_call, target
 
-# -- page functions (js/*.js, run through page_call) ----------------------------------------
-
-_FOCUS = load_script("tools", "focus_element")
-_SCROLL_INTO_VIEW = load_script("tools", "scroll_into_view")
-_EVENT_CLASSES = load_script("tools", "dispatch_event")
+if TYPE_CHECKING:
+    from ..locate import Element
+    from ..session import ToolSession
 
 
 # -- inputs and outputs ----------------------------------------------------------------------
 
 
 class ClickInput(LocatorInput):
-    button: Literal["left", "right", "middle"] = Field(default="left", description="Mouse button to click with")
+    button: Literal["left", "right", "middle"] = "left"
 
 
 class PressInput(LocatorInput):
-    key: str = Field(min_length=1, description="Key or combo, e.g. Enter, Tab, ArrowDown, Control+A, Shift+Tab")
+    key: str = Field(min_length=1)
 
     @field_validator("key")
     @classmethod
@@ -56,17 +50,15 @@ class PressInput(LocatorInput):
 
 
 class DragInput(ToolInput):
-    source_selector: str = Field(min_length=1, description="CSS selector of the element to drag")
-    target_selector: str = Field(min_length=1, description="CSS selector of the element to drop on (its centre)")
-    steps: int = Field(default=10, ge=1, le=200, description="Intermediate mouse moves on the way")
+    source_selector: str = Field(min_length=1)
+    target_selector: str = Field(min_length=1)
+    steps: int = Field(default=10, ge=1, le=200)
     timeout_ms: int = TimeoutMs
 
 
 class DispatchInput(SelectorInput):
-    event_type: str = Field(min_length=1, description="DOM event type, e.g. click, input, keydown, my-custom-event")
-    event_init: dict[str, Any] = Field(default_factory=dict, description=(
-        "Event constructor options (bubbles/cancelable/composed default true; detail makes a CustomEvent; "
-        "dataTransfer may be an object of type → data)"))
+    event_type: str = Field(min_length=1)
+    event_init: dict[str, Any] = Field(default_factory=dict)
 
 
 class DispatchOutput(ToolOutput):
@@ -76,8 +68,8 @@ class DispatchOutput(ToolOutput):
 
 
 class EvaluateInput(SelectorInput):
-    function: str = Field(min_length=1, description="JavaScript function source, e.g. '(el, arg) => el.dataset.id'; it is called with the element (also as this) and arg")
-    arg: Any = Field(default=None, description="A JSON value passed as the second argument")
+    function: str = Field(min_length=1, description="e.g. (el, arg) => el.dataset.id")
+    arg: Any = None
 
 
 class EvaluateOutput(ToolOutput):
@@ -85,15 +77,8 @@ class EvaluateOutput(ToolOutput):
 
 
 class ScreenshotInput(SelectorInput):
-    format: Literal["base64", "file"] = Field(default="base64", description="Return the PNG inline (base64) or write it to a file")
-    path: str | None = Field(default=None, description="File path inside the output directory (format=file)")
-
-
-class ScreenshotOutput(ToolOutput):
-    data: str | None = Field(description="Base64 PNG (format=base64)")
-    path: str | None = Field(default=None, description="Where the PNG was written (format=file)")
-    width: int = Field(description="Image width in pixels")
-    height: int = Field(description="Image height in pixels")
+    format: ImageDelivery = Field(default="base64", description="base64: an image in the result; file: saved")
+    path: str | None = None
 
 
 class ScrollOutput(ToolOutput):
@@ -123,20 +108,28 @@ async def _double_click(session: ToolSession, el: Element, args: SelectorInput) 
 
 
 async def _press(session: ToolSession, el: Element, args: PressInput) -> str:
-    elsewhere = await page_call(el, _FOCUS)
+    from cdpdriver.scripts import load_script
+
+    from .. import inputs, locate
+
+    elsewhere = await page_call(el, load_script("tools", "focus_element"))
     await locate.guard_dialog(el.tab, inputs.press(el.tab.session, args.key))
     note = f" (it cannot take focus, so the key went to {elsewhere})" if elsewhere else ""
     return f"pressed {args.key} on {el.description}{note}{dialog_note(el)}"
 
 
 async def _hover(session: ToolSession, el: Element, args: SelectorInput) -> str:
+    from .. import inputs
+
     x, y = await el.center()
     await inputs.mouse_move(el.tab.session, el.tab.mouse, x, y)
     return f"the mouse is over {el.description} at ({x:.0f}, {y:.0f})"
 
 
 async def _focus(session: ToolSession, el: Element, args: SelectorInput) -> str:
-    elsewhere = await page_call(el, _FOCUS)
+    from cdpdriver.scripts import load_script
+
+    elsewhere = await page_call(el, load_script("tools", "focus_element"))
     if elsewhere:
         raise ToolError("invalid_arguments", f"{el.description} cannot take focus (focus is on {elsewhere}); "
                                              "it is not focusable: target a control inside it")
@@ -144,18 +137,24 @@ async def _focus(session: ToolSession, el: Element, args: SelectorInput) -> str:
 
 
 async def _tap_element(session: ToolSession, el: Element, args: SelectorInput) -> str:
+    from .. import locate
+
     x, y = await el.center()
     await locate.guard_dialog(el.tab, _tap(el.tab.session, x, y))
     return f"tapped {el.description} at ({x:.0f}, {y:.0f}){dialog_note(el)}"
 
 
 async def _scroll(session: ToolSession, el: Element, args: SelectorInput) -> ScrollOutput:
-    await page_call(el, _SCROLL_INTO_VIEW)
+    from cdpdriver.scripts import load_script
+
+    await page_call(el, load_script("tools", "scroll_into_view"))
     return ScrollOutput(message=f"scrolled {el.description} into view", box=BoundingBox(**await el.box()))
 
 
 async def _dispatch(session: ToolSession, el: Element, args: DispatchInput) -> DispatchOutput:
-    result = await page_call(el, _EVENT_CLASSES, args.event_type, args.event_init)
+    from cdpdriver.scripts import load_script
+
+    result = await page_call(el, load_script("tools", "dispatch_event"), args.event_type, args.event_init)
     if result is None:
         return DispatchOutput(message=f"dispatched {args.event_type} on {el.description}{dialog_note(el)}",
                               event_class="", default_prevented=False)
@@ -170,8 +169,10 @@ async def _evaluate(session: ToolSession, el: Element, args: EvaluateInput) -> E
     return EvaluateOutput(result=await page_call(el, wrapper, args.arg))
 
 
-async def _screenshot(session: ToolSession, el: Element, args: ScreenshotInput) -> ScreenshotOutput:
-    await page_call(el, _SCROLL_INTO_VIEW)
+async def _screenshot(session: ToolSession, el: Element, args: ScreenshotInput) -> ImageOutput:
+    from cdpdriver.scripts import load_script
+
+    await page_call(el, load_script("tools", "scroll_into_view"))
     box = await el.box()
     if box["width"] < 1 or box["height"] < 1:
         raise ToolError("invalid_arguments", f"{el.description} has an empty box ({box['width']}x{box['height']}); nothing to capture")
@@ -180,50 +181,31 @@ async def _screenshot(session: ToolSession, el: Element, args: ScreenshotInput) 
             "width": box["width"], "height": box["height"], "scale": 1}
     beyond = box["width"] > viewport["clientWidth"] or box["height"] > viewport["clientHeight"]
     shot = await el.tab.session.send("Page.captureScreenshot", {"format": "png", "clip": clip, "captureBeyondViewport": beyond})
-    png = base64.b64decode(shot["data"])
-    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
-    if args.format == "file":
-        path = session.output_path(args.path, f"element-{time.strftime('%Y%m%d-%H%M%S')}-{time.monotonic_ns() % 10**6}.png")
-        path.write_bytes(png)
-        return ScreenshotOutput(data=None, path=str(path), width=width, height=height)
-    return ScreenshotOutput(data=shot["data"], width=width, height=height)
+    return deliver(session, base64.b64decode(shot["data"]), "image/png", save=args.format == "file",
+                   path=args.path, prefix="element")
 
 
 ACTIONS = [
     Action("element_click", ClickInput, MessageOutput, "click", _click, """
-        Click an element with a real mouse click at its centre, after waiting until it is visible, stable,
-        enabled and not covered (the error names what covers it or says it is disabled). Locate it by CSS
-        selector or one semantic locator (role+name, text, label, placeholder, testid, alt, title, xpath). A
-        click that opens an alert returns at once; the dialog stays open for dialog_handle."""),
+        Click an element once it is visible, stable, enabled and uncovered."""),
     Action("element_double_click", SelectorInput, MessageOutput, "click", _double_click, """
-        Double-click an element with real mouse events (two clicks, then dblclick), after the same
-        actionability waits as element_click."""),
+        Double-click an element."""),
     Action("element_press", PressInput, MessageOutput, "visible", _press, """
-        Focus an element and press a key or combo with real key events, e.g. Enter to submit, Escape,
-        ArrowDown, Tab, Control+A. Use it for shortcuts and keys that do not type text."""),
+        Focus an element and press a key or combo."""),
     Action("element_hover", SelectorInput, MessageOutput, "hover", _hover, """
-        Move the real mouse over the element's centre (after it is visible, stable and not covered), so
-        :hover styles, tooltips and mouseover menus appear."""),
+        Move the mouse over an element."""),
     Action("element_focus", SelectorInput, MessageOutput, "visible", _focus, """
-        Give an element keyboard focus (focus events fire). Fails when the element cannot take focus."""),
+        Give an element keyboard focus."""),
     Action("element_tap", SelectorInput, MessageOutput, "click", _tap_element, """
-        Tap an element with a real touch (touchstart, touchend, then the click a tap produces), for pages
-        that handle touch input."""),
+        Tap an element with a real touch."""),
     Action("element_scroll_into_view", SelectorInput, ScrollOutput, "visible", _scroll, """
-        Scroll the element into the middle of the viewport if it is not already in view (scrollable
-        containers too). Returns its new bounding box."""),
+        Scroll an element into view; returns its box."""),
     Action("element_dispatch_event", DispatchInput, DispatchOutput, "attached", _dispatch, """
-        Dispatch a synthetic DOM event on the element: the constructor is chosen from event_type (MouseEvent,
-        KeyboardEvent, InputEvent, FocusEvent, DragEvent…, or CustomEvent when event_init has detail). Its
-        isTrusted is false: prefer element_click/element_type for real input; use this for custom events."""),
+        Dispatch a synthetic DOM event on an element."""),
     Action("element_evaluate", EvaluateInput, EvaluateOutput, "attached", _evaluate, """
-        Call a JavaScript function with the element as its first argument (and as this) and an optional
-        arg, and return the result as JSON (promises are awaited). Use it to read or change what no other
-        element tool covers."""),
-    Action("element_screenshot", ScreenshotInput, ScreenshotOutput, "visible", _screenshot, """
-        Capture a PNG of the element's box (scrolled into view first). Returns base64 data, or writes a
-        file under the output directory with format=file; width and height are the image's pixels.""",
-           records=False),
+        Run a JS function on an element; returns its JSON result."""),
+    Action("element_screenshot", ScreenshotInput, ImageOutput, "visible", _screenshot, """
+        Screenshot an element (PNG): an image you see, or a file.""", records=False),
 ]
 
 declare_actions(ACTIONS)
@@ -234,9 +216,9 @@ declare_actions(ACTIONS)
 
 @tool("element_drag_to", DragInput, MessageOutput, records=True)
 async def element_drag_to(session: ToolSession, args: DragInput) -> MessageOutput:
-    """Drag one element onto another with the real mouse: press on the source's centre, move in steps
-    to the target's centre, release. Works for mouse-driven drag code and for native HTML5
-    draggable drag-and-drop (dragstart/dragover/drop fire)."""
+    """Drag one element onto another (HTML5 drag and drop too)."""
+    from .. import inputs, locate
+
     source = await target(session, args.source_selector, "hover", args.timeout_ms)
     tab = source.tab
     x, y = await source.center()

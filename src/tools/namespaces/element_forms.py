@@ -12,40 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import trio
 from pydantic import Field, model_validator
 
-from cdpdriver.scripts import load_script
-
-from .. import inputs, locate
 from ..errors import ToolError, from_exception
-from ..models import LocatorInput, MessageOutput, SelectorInput, ToolInput, ToolOutput
+from ..models import LocatorInput, MessageOutput, SelectorInput, TimeoutMs, ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession
-from .element import (
-    CHECK_STATE_JS,
-    Action,
-    Element,
-    declare_actions,
-    dialog_note,
-    element_handle,
-    page_call,
-    target,
-)
+from .element import Action, declare_actions, dialog_note, element_handle, page_call, target
+
+if TYPE_CHECKING:
+    from ..locate import Element
+    from ..session import ToolSession
+
 
 # -- page functions (js/*.js, run through page_call) ----------------------------------------
 
-_CARET_TO_END = load_script("tools", "caret_to_end")
-_FILL_PREPARE = load_script("tools", "fill_prepare")  # "type" (ready for insertText) or "set" (done)
-_FILL_COMMIT = load_script("tools", "fill_commit")  # the browser's own change event, once
-_CHECK_CLICK_TARGET = load_script("tools", "check_click_target")  # the input, or its label
-_SELECT = load_script("tools", "select_options")
-_FILE_INPUT_CHECK = load_script("tools", "file_input_check")
 _FILE_NAMES = "function() { return [...this.files].map((f) => f.name); }"
-_FIELD_KIND = load_script("tools", "field_kind")
-_RADIO_IN_GROUP = load_script("tools", "radio_in_group")
 
 
 # -- inputs and outputs ----------------------------------------------------------------------
@@ -54,11 +37,11 @@ _RADIO_IN_GROUP = load_script("tools", "radio_in_group")
 class TypeInput(LocatorInput):
     # ``text`` is the text to type here, so it cannot also be the text locator.
     locator_kinds: ClassVar[tuple[str, ...]] = ("selector", "role", "label", "placeholder", "testid", "alt", "title", "xpath")
-    text: str = Field(description="Text to type after the current value (one real key event per character)")
+    text: str
 
 
 class FillInput(LocatorInput):
-    value: str = Field(description="The new value; replaces what the field holds (empty string clears it)")
+    value: str
 
 
 class FillOutput(ToolOutput):
@@ -67,15 +50,13 @@ class FillOutput(ToolOutput):
 
 
 class FormField(ToolInput):
-    selector: str = Field(min_length=1, description="CSS selector of the field")
-    value: str | bool | list[str] = Field(description=(
-        "Text for a text field; option value or label for a <select> (a list for a multiple select); "
-        "true/false for a checkbox; the value or label of the radio to pick; a path (or list) for a file input"))
+    selector: str = Field(min_length=1)
+    value: str | bool | list[str]
 
 
 class FillFormInput(ToolInput):
-    fields: list[FormField] = Field(min_length=1, description="Fields to fill, in order")
-    timeout_ms: int = Field(default=5000, ge=0, le=600_000, description="How long to wait for each field, in milliseconds")
+    fields: list[FormField] = Field(min_length=1)
+    timeout_ms: int = TimeoutMs
 
 
 class FieldError(ToolOutput):
@@ -91,9 +72,9 @@ class FillFormOutput(ToolOutput):
 
 
 class SelectInput(SelectorInput):
-    values: list[str] | None = Field(default=None, description="Option values to select")
-    labels: list[str] | None = Field(default=None, description="Option labels (visible text) to select")
-    indexes: list[int] | None = Field(default=None, description="0-based option indexes to select")
+    values: list[str] | None = None
+    labels: list[str] | None = None
+    indexes: list[int] | None = None
 
     @model_validator(mode="after")
     def _one_group(self) -> SelectInput:
@@ -112,7 +93,7 @@ class SelectOutput(ToolOutput):
 
 
 class SetFilesInput(SelectorInput):
-    files: list[str] = Field(description="Paths of existing files (an empty list clears the selection)")
+    files: list[str]
 
 
 class SetFilesOutput(ToolOutput):
@@ -125,7 +106,11 @@ class SetFilesOutput(ToolOutput):
 
 async def fill_element(el: Element, value: str) -> str:
     """Replace the value: select all, insert the text as real input, commit (trusted change)."""
-    prepared = await page_call(el, _FILL_PREPARE, value)
+    from cdpdriver.scripts import load_script
+
+    from .. import inputs, locate
+
+    prepared = await page_call(el, load_script("tools", "fill_prepare"), value)
     if prepared is None:
         return ""  # a focus handler opened a dialog
     if prepared["mode"] == "type":
@@ -136,7 +121,7 @@ async def fill_element(el: Element, value: str) -> str:
             await locate.guard_dialog(el.tab, inputs.press(session, "Delete"))
     if el.tab.dialog is not None:
         return ""
-    return str(await page_call(el, _FILL_COMMIT, prepared["before"]) or "")
+    return str(await page_call(el, load_script("tools", "fill_commit"), prepared["before"]) or "")
 
 
 _TRUE = {"true", "on", "yes", "1", "checked", "check"}
@@ -146,14 +131,18 @@ _FALSE = {"false", "off", "no", "0", "unchecked", "uncheck", ""}
 async def set_checked(el: Element, want: bool, timeout_ms: int,
                       actionable: Callable[[], Awaitable[Element]] | None = None) -> str:
     """Click the checkable only if its state differs, then wait until the state really changed."""
-    state = await page_call(el, CHECK_STATE_JS)
+    import trio
+
+    from cdpdriver.scripts import load_script
+
+    state = await page_call(el, load_script("tools", "check_state"))
     word = "checked" if want else "unchecked"
     if state["checked"] == want:
         return f"{el.description} was already {word}"
     if not want and state["kind"] in ("radio", "menuitemradio"):
         raise ToolError("invalid_arguments", f"{el.description} is a radio button: it cannot be unchecked by "
                                              "clicking; check another radio of its group instead")
-    label = await page_call(el, _CHECK_CLICK_TARGET, by_value=False)
+    label = await page_call(el, load_script("tools", "check_click_target"), by_value=False)
     if label and label.get("objectId"):
         await element_handle(el, label, f"the label of {el.description}").click()
     else:
@@ -161,7 +150,7 @@ async def set_checked(el: Element, want: bool, timeout_ms: int,
     if el.tab.dialog is not None:
         return f"clicked {el.description}{dialog_note(el)}"
     deadline = trio.current_time() + timeout_ms / 1000
-    while (await page_call(el, CHECK_STATE_JS))["checked"] != want:
+    while (await page_call(el, load_script("tools", "check_state")))["checked"] != want:
         if trio.current_time() >= deadline:
             raise ToolError("timeout", f"clicked {el.description} but it is still not {word} after {timeout_ms} ms "
                                        "(the page prevented the change or toggles something else)")
@@ -170,7 +159,9 @@ async def set_checked(el: Element, want: bool, timeout_ms: int,
 
 
 async def select_options(el: Element, mode: str, wanted: list[Any], timeout_ms: int) -> dict[str, list[str]]:
-    result = await page_call(el, _SELECT, mode, wanted, timeout_ms)
+    from cdpdriver.scripts import load_script
+
+    result = await page_call(el, load_script("tools", "select_options"), mode, wanted, timeout_ms)
     return result or {"values": [], "labels": []}
 
 
@@ -189,8 +180,10 @@ def existing_files(session: ToolSession, files: list[str]) -> list[str]:
 
 
 async def set_files(session: ToolSession, el: Element, files: list[str]) -> list[str]:
+    from cdpdriver.scripts import load_script
+
     paths = existing_files(session, files)
-    await page_call(el, _FILE_INPUT_CHECK, len(paths))  # never hand a non-file-input to CDP: it kills the tab
+    await page_call(el, load_script("tools", "file_input_check"), len(paths))  # never hand a non-file-input to CDP: it kills the tab
     await el.session.send("DOM.setFileInputFiles", {"files": paths, "objectId": el.object_id})
     return list(await page_call(el, _FILE_NAMES) or [])
 
@@ -199,7 +192,11 @@ async def set_files(session: ToolSession, el: Element, files: list[str]) -> list
 
 
 async def _type(session: ToolSession, el: Element, args: TypeInput) -> str:
-    if not await page_call(el, _CARET_TO_END):
+    from cdpdriver.scripts import load_script
+
+    from .. import inputs, locate
+
+    if not await page_call(el, load_script("tools", "caret_to_end")):
         await inputs.press(el.tab.session, "End")  # inputs without selection APIs (email, number)
     await locate.guard_dialog(el.tab, inputs.type_text(el.tab.session, args.text))
     return f"typed {len(args.text)} characters into {el.description}{dialog_note(el)}"
@@ -236,32 +233,19 @@ async def _set_files(session: ToolSession, el: Element, args: SetFilesInput) -> 
 
 FORM_ACTIONS = [
     Action("element_type", TypeInput, MessageOutput, "edit", _type, """
-        Type text at the end of an input, textarea or contenteditable, one real key event per character,
-        so keydown/keypress/input/keyup handlers run as for a person typing. Keeps the current value
-        (use element_fill to replace it). A newline presses Enter."""),
+        Type text after a field's value, key by key."""),
     Action("element_fill", FillInput, FillOutput, "edit", _fill, """
-        Replace the value of an input, textarea or contenteditable: focus, select all, insert the new text
-        as real input (input events fire), then commit it so a trusted change event fires too. Returns the
-        value the field ends with. Date, time, colour and range inputs are set directly with input and
-        change; use element_select for <select> and element_check for checkboxes."""),
+        Replace a text field's value as real input; returns the value it ends with."""),
     Action("element_clear", SelectorInput, MessageOutput, "edit", _clear, """
-        Empty an input, textarea or contenteditable (select all, Delete, then commit with a change
-        event)."""),
+        Empty a text field of its value."""),
     Action("element_check", SelectorInput, MessageOutput, "attached", _check, """
-        Check a checkbox, radio button or role=checkbox/radio/switch element (or the label of one). Clicks
-        only when it is unchecked, then waits until it reports checked; a hidden styled input is toggled
-        through its visible label. Fails clearly for elements that are not checkable."""),
+        Check a checkbox, radio or switch (or its label) unless checked."""),
     Action("element_uncheck", SelectorInput, MessageOutput, "attached", _uncheck, """
-        Uncheck a checkbox or role=checkbox/switch element: clicks only when it is checked, then waits until
-        it reports unchecked. Radio buttons cannot be unchecked: check another radio of the group."""),
+        Uncheck a checkbox or switch unless unchecked."""),
     Action("element_select", SelectInput, SelectOutput, "attached", _select, """
-        Select options of a <select> by values, labels or indexes (exactly one of them; several for a
-        multiple select), waiting for options that load late, then fire input and change. Returns the
-        values and labels now selected; the error lists the options when one is missing."""),
+        Select options of a <select> by values, labels or indexes."""),
     Action("element_set_files", SetFilesInput, SetFilesOutput, "attached", _set_files, """
-        Put files into an <input type=file> (it may be hidden) as if chosen in the file dialog; the page
-        gets input and change events. The paths must exist. Any other element is refused: target the file
-        input itself, never the button that opens a chooser."""),
+        Set the files of an <input type=file>."""),
 ]
 
 declare_actions(FORM_ACTIONS)
@@ -272,8 +256,10 @@ declare_actions(FORM_ACTIONS)
 
 async def _fill_field(session: ToolSession, field: FormField, timeout_ms: int) -> None:
     """Fill one form field by what it is: text, select, checkbox, radio group or file input."""
+    from cdpdriver.scripts import load_script
+
     el = await target(session, field.selector, "attached", timeout_ms)
-    kind = await page_call(el, _FIELD_KIND)
+    kind = await page_call(el, load_script("tools", "field_kind"))
     value = field.value
     if kind == "select":
         await select_options(el, "auto", value if isinstance(value, list) else [str(value)], timeout_ms)
@@ -302,13 +288,15 @@ def _truth(el: Element, value: str | bool, own_value: str) -> bool:
 
 
 async def _pick_radio(session: ToolSession, el: Element, field: FormField, timeout_ms: int) -> None:
+    from cdpdriver.scripts import load_script
+
     value = field.value
     if isinstance(value, bool) or str(value).strip().lower() in _TRUE:
         if value is False:
             raise ToolError("invalid_arguments", f"{el.description} is a radio button: give the value of the radio to pick")
         await set_checked(el, True, timeout_ms, lambda: target(session, field.selector, "click", timeout_ms))
         return
-    radio = await page_call(el, _RADIO_IN_GROUP, str(value), by_value=False)
+    radio = await page_call(el, load_script("tools", "radio_in_group"), str(value), by_value=False)
     if not radio or not radio.get("objectId"):
         raise ToolError("element_not_found", f"{el.description}: no radio of its group has the value or label {value!r}")
     await set_checked(element_handle(el, radio, f"the radio {value!r} of {el.description}"), True, timeout_ms)
@@ -316,10 +304,7 @@ async def _pick_radio(session: ToolSession, el: Element, field: FormField, timeo
 
 @tool("element_fill_form", FillFormInput, FillFormOutput, records=True)
 async def element_fill_form(session: ToolSession, args: FillFormInput) -> FillFormOutput:
-    """Fill several form fields in one call: text fields get their text, <select>s the option with that
-    value or label, checkboxes true/false, radio groups the radio with that value or label, file inputs a
-    path. Every field is tried: failures are listed in errors (selector, code, message) and do not stop the
-    rest; filled counts the successes. timeout_ms applies to each field."""
+    """Fill many fields of any kind; failures are listed in errors, the rest still filled."""
     filled, errors = 0, []
     for field in args.fields:
         try:

@@ -10,30 +10,29 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from cdpdriver.scripts import load_script
-
-from .. import locate
 from ..errors import ToolError
 from ..models import BoundingBox, SelectorInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession
-from .element import CHECK_STATE_JS, Element, css, page_call, target
+from .element import css, page_call, target
+
+if TYPE_CHECKING:
+    from ..locate import Element
+    from ..session import ToolSession
+
 
 # -- inputs and outputs ----------------------------------------------------------------------
 
 
 class AttributeInput(SelectorInput):
-    name: str = Field(min_length=1, description="Attribute name, e.g. href, aria-expanded, data-id")
+    name: str = Field(min_length=1)
 
 
 class ProbeInput(SelectorInput):
-    timeout_ms: int = Field(default=5000, ge=0, le=600_000, description=(
-        "Accepted for uniformity: the answer is immediate, from the page as it is now "
-        "(use wait_for_selector to wait for a state)"))
+    timeout_ms: int = Field(default=5000, ge=0, le=600_000)
 
 
 class TextOutput(ToolOutput):
@@ -84,14 +83,41 @@ class EditableOutput(ToolOutput):
 
 # -- readers ------------------------------------------------------------------------------------
 
-Reader = Callable[[Element, Any], Awaitable[Any]]
+Reader = Callable[["Element", Any], Awaitable[Any]]
 
 
-def js(function: str) -> Reader:
+Source = str | Callable[[], str]
+
+
+def _source(function: Source) -> str:
+    """A page function given inline, or read from its ``tools/js`` file when first run (declaring
+    the tools must not load the driver)."""
+    return function if isinstance(function, str) else function()
+
+
+def _value_script() -> str:
+    from cdpdriver.scripts import load_script
+
+    return load_script("tools", "element_value")
+
+
+def _check_state_script() -> str:
+    from cdpdriver.scripts import load_script
+
+    return load_script("tools", "check_state")
+
+
+def _editable_script() -> str:
+    from cdpdriver.scripts import load_script
+
+    return load_script("tools", "element_editable")
+
+
+def js(function: Source) -> Reader:
     """A reader that runs a page function on the element (extra args come from the tool's input)."""
     async def read(el: Element, args: Any) -> Any:
         extra = [args.name] if isinstance(args, AttributeInput) else []
-        return await page_call(el, function, *extra)
+        return await page_call(el, _source(function), *extra)
     return read
 
 
@@ -117,9 +143,7 @@ async def _label(el: Element, args: Any) -> str:
     return str((((await ax_node(el)).get("name")) or {}).get("value") or "")
 
 
-_VALUE = load_script("tools", "element_value")
 _ENABLED = "function() { return !(this.disabled === true || this.matches(':disabled') || !!this.closest('[aria-disabled=true]')); }"
-_EDITABLE = load_script("tools", "element_editable")
 
 
 @dataclass(frozen=True)
@@ -134,31 +158,22 @@ class Getter:
 
 GETTERS = [
     Getter("element_get_text", js("function() { return (this.innerText ?? this.textContent ?? '').trim(); }"), TextOutput, "text", """
-        Get the text a user sees in the element (its rendered innerText, trimmed; hidden parts left out).
-        Use element_get_inner_text for the untrimmed text, element_get_inner_html for markup."""),
+        The text a user sees in an element, trimmed."""),
     Getter("element_get_inner_text", js("function() { return this.innerText ?? this.textContent ?? ''; }"), TextOutput, "text", """
-        Get the element's innerText exactly as the browser renders it as text, line breaks and all,
-        untrimmed."""),
+        An element's innerText, untrimmed."""),
     Getter("element_get_inner_html", js("function() { return this.innerHTML; }"), HtmlOutput, "html", """
-        Get the HTML inside the element (innerHTML), without the element's own tag."""),
+        An element's innerHTML."""),
     Getter("element_get_outer_html", js("function() { return this.outerHTML; }"), HtmlOutput, "html", """
-        Get the element's HTML including its own tag (outerHTML)."""),
-    Getter("element_get_value", js(_VALUE), ValueOutput, "value", """
-        Get the current value of an input, textarea or select (what the user typed or picked, not the
-        value attribute), or the text of a contenteditable."""),
+        An element's outerHTML."""),
+    Getter("element_get_value", js(_value_script), ValueOutput, "value", """
+        The current value of a field."""),
     Getter("element_get_attribute", js("function(name) { return this.getAttribute(name); }"), AttributeOutput, None, """
-        Get one attribute of the element as written in the DOM; value is null when the attribute is
-        absent.""", AttributeInput),
+        An attribute of an element (null when absent).""", AttributeInput),
     Getter("element_get_bounding_box", _box, BoundingBox, None, """
-        Get the element's box (x, y, width, height) in CSS pixels relative to the top-level viewport,
-        frames included; all zero for an element that is not rendered."""),
+        An element's box in the viewport (zeros when not rendered)."""),
     Getter("element_get_role", _role, RoleOutput, None, """
-        Get the element's role as the browser's accessibility tree computes it (explicit role attribute or
-        the implicit one, e.g. button, link, textbox, heading; generic for a plain div), and whether the
-        element is ignored by assistive technology."""),
-    Getter("element_get_label", _label, LabelOutput, "label", """
-        Get the element's accessible name as the browser computes it for screen readers (from
-        aria-labelledby, aria-label, <label>, alt, title or content)."""),
+        An element's computed role, and whether assistive tech ignores it."""),
+    Getter("element_get_label", _label, LabelOutput, "label", """An element's accessible name."""),
 ]
 
 
@@ -181,6 +196,8 @@ def _declare_getter(spec: Getter) -> None:
 
 async def visible_now(session: ToolSession, selector: str) -> bool:
     """Is a matching element visible right now? A missing element is not visible, never an error."""
+    from .. import locate
+
     try:
         await locate.find(session, css(selector), state="visible", timeout_ms=0)
         return True
@@ -198,26 +215,18 @@ class Checker:
     output: type[BaseModel]
     field: str
     description: str
-    function: str | None = None  # None: decided by ``visible_now`` without waiting
+    function: Source | None = None  # None: ``visible_now`` decides at once
 
 
 CHECKERS = [
-    Checker("element_is_visible", VisibleOutput, "visible", """
-        Tell whether the element is visible now (rendered with a non-empty box, not display:none or
-        visibility:hidden). Answers at once; a selector that matches nothing gives false, not an error."""),
+    Checker("element_is_visible", VisibleOutput, "visible", """Whether an element is visible, now."""),
     Checker("element_is_hidden", HiddenOutput, "hidden", """
-        Tell whether the element is hidden now (missing, not rendered or invisible); the opposite of
-        element_is_visible. Answers at once; never fails for a missing element."""),
-    Checker("element_is_enabled", EnabledOutput, "enabled", """
-        Tell whether the element is enabled: not disabled itself, not inside a disabled fieldset, not
-        aria-disabled. Waits up to timeout_ms for the element to exist.""", _ENABLED),
+        Whether an element is hidden or missing, now."""),
+    Checker("element_is_enabled", EnabledOutput, "enabled", """Whether an element is enabled.""", _ENABLED),
     Checker("element_is_checked", CheckedOutput, "checked", """
-        Tell whether a checkbox, radio or role=checkbox/radio/switch element (or the label of one) is
-        checked. Fails for elements that cannot be checked. Waits up to timeout_ms for the element to
-        exist.""", CHECK_STATE_JS),
+        Whether a checkbox, radio or switch is checked.""", _check_state_script),
     Checker("element_is_editable", EditableOutput, "editable", """
-        Tell whether a user could type into the element: an enabled, not read-only text input, textarea
-        or contenteditable. False for buttons, checkboxes and plain elements.""", _EDITABLE),
+        Whether a user could type into an element.""", _editable_script),
 ]
 
 
@@ -227,7 +236,7 @@ def _declare_checker(spec: Checker) -> None:
             visible = await visible_now(session, args.selector)
             return spec.output(**{spec.field: visible if spec.field == "visible" else not visible})
         el = await target(session, args, "attached")
-        value = await page_call(el, spec.function)
+        value = await page_call(el, _source(spec.function))
         return spec.output(**{spec.field: value["checked"] if isinstance(value, dict) else bool(value)})
 
     tool(spec.name, ProbeInput if spec.function is None else SelectorInput, spec.output,

@@ -12,17 +12,19 @@ from __future__ import annotations
 import fnmatch
 import functools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import trio
 from pydantic import Field
-
-from cdpdriver import CDPError, Session
 
 from ..errors import ToolError
 from ..models import MessageOutput, NoInput, TimeoutMs, ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession
-from ..tab import FrameRef, Tab
+
+if TYPE_CHECKING:
+    from cdpdriver import Session
+
+    from ..session import ToolSession
+    from ..tab import FrameRef, Tab
 
 
 @dataclass
@@ -55,6 +57,8 @@ def _walk_tree(node: dict, session: Session, out: list[FrameCandidate], *, remot
 
 async def _frames(tab: Tab) -> list[FrameCandidate]:
     """Every iframe of the tab: the in-process frame tree, then each out-of-process child."""
+    from cdpdriver import CDPError
+
     found: list[FrameCandidate] = []
     tree = await tab.session.send("Page.getFrameTree", timeout=10)
     _walk_tree(tree["frameTree"], tab.session, found, remote=False, parent=tab.session, top=True)
@@ -76,6 +80,8 @@ async def _frames(tab: Tab) -> list[FrameCandidate]:
 
 async def _owner_attributes(frame: FrameCandidate) -> dict[str, str]:
     """name/id/src of the <iframe> element, read from the DOM that holds it."""
+    from cdpdriver import CDPError
+
     try:
         owner = await frame.parent.send("DOM.getFrameOwner", {"frameId": frame.frame_id}, timeout=5)
         node = await frame.parent.send("DOM.describeNode", {"backendNodeId": owner["backendNodeId"]}, timeout=5)
@@ -121,6 +127,10 @@ async def _offset(tab: Tab, frame_id: str, parent: Session) -> tuple[float, floa
 
 async def _select(tab: Tab, wanted: str, timeout_ms: int) -> tuple[FrameCandidate, FrameRef]:
     """Poll until a frame matches (iframes load after the page) and, if in-process, has a context."""
+    import trio
+
+    from ..tab import FrameRef
+
     deadline = trio.current_time() + timeout_ms / 1000
     while True:
         frames = await _frames(tab)
@@ -146,8 +156,7 @@ async def _select(tab: Tab, wanted: str, timeout_ms: int) -> tuple[FrameCandidat
 
 
 class FrameSelectInput(ToolInput):
-    name_or_url: str = Field(min_length=1, description=(
-        "The iframe's name or id attribute, or part of its URL, or a URL glob such as '*://*/checkout*'"))
+    name_or_url: str = Field(min_length=1)
     timeout_ms: int = TimeoutMs
 
 
@@ -161,10 +170,7 @@ class FrameSelectOutput(ToolOutput):
 
 @tool("frame_select", FrameSelectInput, FrameSelectOutput, records=True)
 async def frame_select(session: ToolSession, args: FrameSelectInput) -> FrameSelectOutput:
-    """Make element, js and page_inspect tools act inside an iframe, matched by its name or id
-    attribute, or by URL (substring or glob); waits up to timeout_ms for it to appear. Works
-    for cross-site iframes too. A not_found error lists the frames there are. Undo with
-    frame_select_main; navigating the tab also returns to the main frame."""
+    """Make element and js tools act in an iframe until frame_select_main or navigation."""
     tab = await session.tab()
     match, ref = await _select(tab, args.name_or_url, args.timeout_ms)
     tab.frame = ref
@@ -178,7 +184,7 @@ async def frame_select(session: ToolSession, args: FrameSelectInput) -> FrameSel
 
 @tool("frame_select_main", NoInput, MessageOutput, records=True)
 async def frame_select_main(session: ToolSession, args: NoInput) -> MessageOutput:
-    """Return element and js tools to the top-level page after frame_select."""
+    """Make element and js tools act on the top page."""
     tab = await session.tab()
     previous = tab.frame
     tab.frame = None

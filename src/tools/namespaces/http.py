@@ -10,35 +10,31 @@ origin and cannot send cookies).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-import trio
 from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
 
-from cdpdriver.scripts import call_expression, load_script
-
-from .. import locate
 from ..errors import ToolError
 from ..models import ToolInput, ToolOutput, WaitTimeoutMs
 from ..registry import tool
-from ..session import ToolSession
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
+
 
 Method = Annotated[
     Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     BeforeValidator(lambda v: v.upper() if isinstance(v, str) else v),
 ]
 
-_FETCH = load_script("tools", "page_fetch")
-
 
 class HttpInput(ToolInput):
-    url: str = Field(min_length=1, description="Absolute URL, or a path relative to the current page")
-    method: Method = Field(default="GET", description="HTTP method")
-    headers: dict[str, str] = Field(default_factory=dict, description=(
-        "Request headers (the browser drops forbidden ones such as Cookie and Host)"))
-    content_type: str | None = Field(default=None, description="Content-Type of the body")
-    body: str | None = Field(default=None, description="Request body, for POST, PUT, PATCH or DELETE")
-    max_body_length: int = Field(default=8192, ge=0, description="Truncate the response body to this many characters; 0 = no limit")
+    url: str = Field(min_length=1)
+    method: Method = "GET"
+    headers: dict[str, str] = Field(default_factory=dict)
+    content_type: str | None = None
+    body: str | None = None
+    max_body_length: int = Field(default=8192, ge=0)
     timeout_ms: int = WaitTimeoutMs
 
     @field_validator("body")
@@ -75,15 +71,18 @@ def _failure(result: dict[str, Any], url: str, timeout_ms: int) -> ToolError:
 
 @tool("http_request", HttpInput, HttpOutput, records=True)
 async def http_request(session: ToolSession, args: HttpInput) -> HttpOutput:
-    """Send an HTTP request from the current page with fetch, carrying the browser session's
-    cookies, and return status, headers, body (truncated to max_body_length) and final URL.
-    The page's origin matters: same-origin URLs always work, cross-origin ones need CORS, and
-    about:blank cannot send cookies, so open a page of the target site first."""
+    """Fetch a URL from the page with its cookies (cross-origin needs CORS)."""
+    import trio
+
+    from cdpdriver.scripts import call_expression, load_script
+
+    from .. import locate
+
     headers = dict(args.headers)
     if args.content_type is not None:
         headers = {k: v for k, v in headers.items() if k.lower() != "content-type"}
         headers["Content-Type"] = args.content_type
-    call = call_expression(_FETCH, args.url, args.method, headers, args.body, args.max_body_length, args.timeout_ms)
+    call = call_expression(load_script("tools", "page_fetch"), args.url, args.method, headers, args.body, args.max_body_length, args.timeout_ms)
     with trio.move_on_after(args.timeout_ms / 1000 + 5):
         result = await locate.evaluate(session, call, timeout=args.timeout_ms / 1000 + 10)
         if not isinstance(result, dict) or "failed" in result:

@@ -10,32 +10,24 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import trio
 from pydantic import Field
-
-from cdpdriver import CDPError, ProtocolError
-from cdpdriver.scripts import call_expression, load_script
 
 from ..models import ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession
-from ..tab import Tab
-from .wait import context_lost
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
+    from ..tab import Tab
+
 
 OVERLAY_ID = "a11y-human-pause"
 MAX_PAUSE_MS = 3_600_000
 
-# Resolves with "button" or "key"; keeps itself attached if the page re-renders <body>.
-_OVERLAY = load_script("tools", "human_overlay")
-
-
 class PauseInput(ToolInput):
-    message: str = Field(default="Please finish this step in the browser, then click Done.", max_length=2000,
-                         description="What the person should do; shown in the overlay")
-    timeout_ms: int = Field(default=300_000, ge=0, le=MAX_PAUSE_MS,
-                            description="Give up after this long (not an error: timed_out is true)")
+    message: str = Field(default="Please finish this step in the browser, then click Done.", max_length=2000)
+    timeout_ms: int = Field(default=300_000, ge=0, le=MAX_PAUSE_MS)
 
 
 class PauseOutput(ToolOutput):
@@ -46,8 +38,19 @@ class PauseOutput(ToolOutput):
 
 
 async def _show_and_wait(tab: Tab, message: str) -> str:
-    """Show the overlay in the main frame and wait for the person; re-show after navigations."""
-    expression = call_expression(_OVERLAY, message, OVERLAY_ID)
+    """Show the overlay in the main frame and wait for the person; re-show after navigations.
+
+    The overlay script resolves with "button" or "key" and keeps itself attached if the page
+    re-renders <body>.
+    """
+    import trio
+
+    from cdpdriver import ProtocolError
+    from cdpdriver.scripts import call_expression, load_script
+
+    from ..locate import context_lost
+
+    expression = call_expression(load_script("tools", "human_overlay"), message, OVERLAY_ID)
     while True:
         try:
             context = await tab.page.isolated_world(name="a11y-human")
@@ -64,6 +67,10 @@ async def _show_and_wait(tab: Tab, message: str) -> str:
 
 
 async def _remove_overlay(tab: Tab) -> None:
+    import trio
+
+    from cdpdriver import CDPError
+
     with trio.move_on_after(2):
         try:
             context = await tab.page.isolated_world(name="a11y-human")
@@ -76,11 +83,11 @@ async def _remove_overlay(tab: Tab) -> None:
 
 @tool("human_pause", PauseInput, PauseOutput)
 async def human_pause(session: ToolSession, args: PauseInput) -> PauseOutput:
-    """Pause for a person to act in a headed browser (solve a CAPTCHA, log in, approve a
-    prompt): shows the message with a Done button over the page and returns when they click
-    it or press Ctrl+Shift+Enter, or when timeout_ms passes (timed_out true, not an error).
-    Launch with browser_launch headless=false first; MCP clients with a shorter tool timeout
-    give up earlier, so keep timeout_ms below it."""
+    """Show message in a headed browser and wait until a person clicks Done."""
+    import trio
+
+    from cdpdriver import CDPError
+
     tab = await session.tab()
     started = time.perf_counter()
     try:

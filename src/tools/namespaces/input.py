@@ -10,19 +10,20 @@ mouse and touch events). An input that opens a dialog returns at once and says s
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import trio
 from pydantic import Field
 
-from cdpdriver import CDPError, Session
-
-from .. import inputs, locate
 from ..keys import MODIFIER_BITS, KeyDef, UnknownKey, parse_combo, shifted
 from ..models import MessageOutput, ToolInput
 from ..registry import tool
-from ..session import ToolSession
-from ..tab import Tab
+
+if TYPE_CHECKING:
+    from cdpdriver import Session
+
+    from ..session import ToolSession
+    from ..tab import Tab
+
 
 Button = Literal["left", "right", "middle", "back", "forward"]
 TOUCH_MOVES = 10
@@ -31,6 +32,8 @@ _HELD = "input.held_keys"
 
 async def _act(session: ToolSession, action: Callable[[Tab], Awaitable[str]]) -> MessageOutput:
     """Run one input action on the current tab; a dialog it opens ends the wait and is reported."""
+    from .. import locate
+
     tab = await session.tab()
     locate.check_no_dialog(tab)
     said: list[str] = []
@@ -73,12 +76,16 @@ def _typed(key: KeyDef, mask: int) -> KeyDef:
 
 
 async def _key_down(tab: Tab, key: KeyDef) -> None:
+    from .. import inputs
+
     _held(tab)[key.key] = key
     mask = _sync_modifiers(tab)
     await inputs.key_event(tab.session, "keyDown", _typed(key, mask), mask)
 
 
 async def _key_up(tab: Tab, key: KeyDef) -> None:
+    from .. import inputs
+
     _held(tab).pop(key.key, None)
     mask = _sync_modifiers(tab)
     await inputs.key_event(tab.session, "keyUp", _typed(key, mask | MODIFIER_BITS.get(key.key, 0)), mask)
@@ -115,19 +122,14 @@ async def _release(tab: Tab, combo: str) -> str:
 
 
 class KeyInput(ToolInput):
-    key: str = Field(min_length=1, description=(
-        "A key ('Enter', 'a', 'ArrowDown', 'F5', 'Shift') or a combo joined with + ('Control+Shift+K')"))
+    key: str = Field(min_length=1)
 
 
 _KEY_TOOLS: dict[str, tuple[Callable[[Tab, str], Awaitable[str]], str]] = {
-    "input_keyboard_press": (_press, """Press and release a key or combo ('Enter', 'Control+A',
-        'Shift+Tab') on the focused element, as real keyboard events. Keys held with
-        input_keyboard_down stay held and modify it (held Shift + 'a' types 'A')."""),
-    "input_keyboard_down": (_hold, """Hold a key (or every key of a combo) down until
-        input_keyboard_up. Held modifiers apply to later key presses, mouse clicks and touches
-        (hold Shift, then click to extend a selection)."""),
-    "input_keyboard_up": (_release, """Release a key (or every key of a combo) held with
-        input_keyboard_down. Releasing a key that is not held still sends the key-up."""),
+    "input_keyboard_press": (_press, """Press and release a key or combo on the focused element."""),
+    "input_keyboard_down": (_hold, """
+        Hold keys down until input_keyboard_up; they modify later input."""),
+    "input_keyboard_up": (_release, """Release keys held with input_keyboard_down."""),
 }
 
 
@@ -143,14 +145,14 @@ for _name, (_action, _doc) in _KEY_TOOLS.items():
 
 
 class TypeInput(ToolInput):
-    text: str = Field(min_length=1, description="Text to type into the focused element")
+    text: str = Field(min_length=1)
 
 
 @tool("input_keyboard_type", TypeInput, MessageOutput, records=True)
 async def input_keyboard_type(session: ToolSession, args: TypeInput) -> MessageOutput:
-    """Type text into whatever has focus, one real key press per character (characters off
-    the US layout, such as emoji, are inserted as text). Focus the field first, e.g. with
-    input_mouse_click or element_click; to replace a field's value use element_fill."""
+    """Type text into the focused element, key by key."""
+    from .. import inputs
+
     async def type_it(tab: Tab) -> str:
         await inputs.type_text(tab.session, args.text)
         return f"typed {len(args.text)} character(s)"
@@ -160,37 +162,34 @@ async def input_keyboard_type(session: ToolSession, args: TypeInput) -> MessageO
 
 # -- mouse ------------------------------------------------------------------------------------------
 
-X = Field(description="Viewport x in CSS pixels (from the left edge of the visible page)")
-Y = Field(description="Viewport y in CSS pixels (from the top edge of the visible page)")
-
 
 class MouseClickInput(ToolInput):
-    x: float = X
-    y: float = Y
-    button: Button = Field(default="left", description="Mouse button")
-    click_count: int = Field(default=1, ge=1, le=3, description="1 = click, 2 = double click, 3 = triple click")
+    x: float
+    y: float
+    button: Button = "left"
+    click_count: int = Field(default=1, ge=1, le=3)
 
 
 class MouseMoveInput(ToolInput):
-    x: float = X
-    y: float = Y
+    x: float
+    y: float
 
 
 class MouseButtonInput(ToolInput):
-    button: Button = Field(default="left", description="Mouse button")
+    button: Button = "left"
 
 
 class MouseWheelInput(ToolInput):
-    delta_x: float = Field(default=0, description="Horizontal scroll in pixels (positive = right)")
-    delta_y: float = Field(default=0, description="Vertical scroll in pixels (positive = down)")
+    delta_x: float = 0
+    delta_y: float = 0
 
 
 class MouseDragInput(ToolInput):
-    start_x: float = Field(description="Viewport x where the drag starts")
-    start_y: float = Field(description="Viewport y where the drag starts")
-    end_x: float = Field(description="Viewport x where the drag ends")
-    end_y: float = Field(description="Viewport y where the drag ends")
-    steps: int = Field(default=10, ge=1, le=200, description="Intermediate mouse moves")
+    start_x: float
+    start_y: float
+    end_x: float
+    end_y: float
+    steps: int = Field(default=10, ge=1, le=200)
 
 
 def _at(x: float, y: float) -> str:
@@ -199,9 +198,9 @@ def _at(x: float, y: float) -> str:
 
 @tool("input_mouse_click", MouseClickInput, MessageOutput, records=True)
 async def input_mouse_click(session: ToolSession, args: MouseClickInput) -> MessageOutput:
-    """Click at viewport coordinates with real mouse events (move, press, release; click_count
-    2 is a double click). Use it for canvases, maps or anything without a usable selector;
-    element_click is better when there is one."""
+    """Click at a point with the real mouse."""
+    from .. import inputs
+
     async def click(tab: Tab) -> str:
         await inputs.click(tab.session, tab.mouse, args.x, args.y, button=args.button, click_count=args.click_count)
         times = {1: "", 2: " twice", 3: " three times"}[args.click_count]
@@ -212,8 +211,9 @@ async def input_mouse_click(session: ToolSession, args: MouseClickInput) -> Mess
 
 @tool("input_mouse_move", MouseMoveInput, MessageOutput, records=True)
 async def input_mouse_move(session: ToolSession, args: MouseMoveInput) -> MessageOutput:
-    """Move the mouse to viewport coordinates (hover). Buttons held with input_mouse_down stay
-    held, so down, move, up makes a drag."""
+    """Move the mouse to a point."""
+    from .. import inputs
+
     async def move(tab: Tab) -> str:
         await inputs.mouse_move(tab.session, tab.mouse, args.x, args.y)
         return f"mouse at {_at(args.x, args.y)}"
@@ -223,6 +223,8 @@ async def input_mouse_move(session: ToolSession, args: MouseMoveInput) -> Messag
 
 def _button_tool(name: str, kind: str, doc: str) -> None:
     async def handler(session: ToolSession, args: MouseButtonInput) -> MessageOutput:
+        from .. import inputs
+
         async def act(tab: Tab) -> str:
             was_down = args.button in tab.mouse.pressed
             if kind == "down":
@@ -238,17 +240,15 @@ def _button_tool(name: str, kind: str, doc: str) -> None:
     tool(name, MouseButtonInput, MessageOutput, description=doc, records=True)(handler)
 
 
-_button_tool("input_mouse_down", "down", """Press a mouse button at the current mouse position
-    and keep it held (move there first with input_mouse_move). Release with input_mouse_up.""")
-_button_tool("input_mouse_up", "up", """Release a mouse button at the current mouse position,
-    ending a press started with input_mouse_down.""")
+_button_tool("input_mouse_down", "down", """Press a mouse button at the mouse position and hold it.""")
+_button_tool("input_mouse_up", "up", """Release a held mouse button.""")
 
 
 @tool("input_mouse_wheel", MouseWheelInput, MessageOutput, records=True)
 async def input_mouse_wheel(session: ToolSession, args: MouseWheelInput) -> MessageOutput:
-    """Turn the mouse wheel at the current mouse position (move there first to scroll an inner
-    panel). Positive delta_y scrolls down, positive delta_x right; the page may scroll
-    smoothly, so positions read right after may still change."""
+    """Turn the mouse wheel at the mouse position."""
+    from .. import inputs
+
     async def wheel(tab: Tab) -> str:
         await inputs.wheel(tab.session, tab.mouse, args.delta_x, args.delta_y)
         await _next_frames(tab)
@@ -260,6 +260,10 @@ async def input_mouse_wheel(session: ToolSession, args: MouseWheelInput) -> Mess
 async def _next_frames(tab: Tab) -> None:
     """Wheel events reach the page's scripts asynchronously (the compositor scrolls first):
     wait two animation frames, at most 500 ms, so the page has seen the wheel on return."""
+    import trio
+
+    from cdpdriver import CDPError
+
     with trio.move_on_after(0.5):
         try:
             await tab.page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))",
@@ -273,6 +277,8 @@ async def _drag_event(session: Session, kind: str, x: float, y: float, data: dic
 
 
 def _intercepted(events: Any) -> dict[str, Any] | None:
+    import trio
+
     try:
         return events.receive_nowait().params.get("data")
     except trio.WouldBlock:
@@ -283,6 +289,10 @@ async def _drag(tab: Tab, args: MouseDragInput) -> bool:
     """Press, move in steps, release. When the page starts an HTML drag (draggable), Chromium
     hands it to us (drag interception) and we finish it with real drag events, which headless
     Chromium cannot do from mouse events alone. True when an HTML drag was dropped."""
+    import trio
+
+    from .. import inputs
+
     session, mouse = tab.session, tab.mouse
     await inputs.mouse_move(session, mouse, args.start_x, args.start_y)
     await inputs.mouse_down(session, mouse, "left")
@@ -318,9 +328,7 @@ async def _drag(tab: Tab, args: MouseDragInput) -> bool:
 
 @tool("input_mouse_drag", MouseDragInput, MessageOutput, records=True)
 async def input_mouse_drag(session: ToolSession, args: MouseDragInput) -> MessageOutput:
-    """Drag with the left button from one viewport point to another in steps (press, moves,
-    release): sliders, sortable lists, canvases. HTML drag and drop (draggable elements)
-    works too, headless included: the drop lands at the end point."""
+    """Drag with the left button from one point to another."""
     async def drag(tab: Tab) -> str:
         dropped = await _drag(tab, args)
         kind = "; an HTML drag and drop was dropped there" if dropped else ""
@@ -333,15 +341,15 @@ async def input_mouse_drag(session: ToolSession, args: MouseDragInput) -> Messag
 
 
 class TouchTapInput(ToolInput):
-    x: float = X
-    y: float = Y
+    x: float
+    y: float
 
 
 class TouchSwipeInput(ToolInput):
-    start_x: float = Field(description="Viewport x where the finger lands")
-    start_y: float = Field(description="Viewport y where the finger lands")
-    end_x: float = Field(description="Viewport x where the finger lifts")
-    end_y: float = Field(description="Viewport y where the finger lifts")
+    start_x: float
+    start_y: float
+    end_x: float
+    end_y: float
 
 
 async def _touch(tab: Tab, kind: str, points: list[tuple[float, float]]) -> None:
@@ -352,8 +360,7 @@ async def _touch(tab: Tab, kind: str, points: list[tuple[float, float]]) -> None
 
 @tool("input_touch_tap", TouchTapInput, MessageOutput, records=True)
 async def input_touch_tap(session: ToolSession, args: TouchTapInput) -> MessageOutput:
-    """Tap with one finger at viewport coordinates (touchstart, touchend; the browser then
-    synthesises the click as on a phone). Use it for touch-only widgets."""
+    """Tap a point with a real touch."""
     async def tap(tab: Tab) -> str:
         await _touch(tab, "touchStart", [(args.x, args.y)])
         await _touch(tab, "touchEnd", [])
@@ -364,8 +371,7 @@ async def input_touch_tap(session: ToolSession, args: TouchTapInput) -> MessageO
 
 @tool("input_touch_swipe", TouchSwipeInput, MessageOutput, records=True)
 async def input_touch_swipe(session: ToolSession, args: TouchSwipeInput) -> MessageOutput:
-    """Swipe one finger from start to end (touchstart, 10 touchmoves, touchend): carousels,
-    pull-to-refresh, swipe-to-dismiss. Swiping up scrolls the page down, as on a phone."""
+    """Swipe from one point to another."""
     async def swipe(tab: Tab) -> str:
         await _touch(tab, "touchStart", [(args.start_x, args.start_y)])
         for i in range(1, TOUCH_MOVES + 1):

@@ -3,25 +3,21 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from cdpdriver import ProtocolError
-from cdpdriver.scripts import call_expression, load_script
-
-from .. import locate
 from ..errors import ToolError
 from ..models import MessageOutput, ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
 
 
 class EvaluateInput(ToolInput):
-    script: str = Field(min_length=1, description=(
-        "JavaScript expression, or a function source such as '() => document.title' (it is called). "
-        "Promises are awaited."))
-    max_result_size: int = Field(default=0, ge=0, description="Truncate the JSON result to this many characters; 0 = no limit")
+    script: str = Field(min_length=1)
+    max_result_size: int = Field(default=0, ge=0)
 
 
 class EvaluateOutput(ToolOutput):
@@ -47,6 +43,10 @@ async def as_expression(session: ToolSession, script: str) -> str:
     The choice is made by compiling (not running) the expression form in the page, so
     side effects happen exactly once whatever the script is.
     """
+    from cdpdriver import ProtocolError
+
+    from .. import locate
+
     wrapped = _as_value(script)
     if script in _FORM_CACHE:
         return wrapped if _FORM_CACHE[script] else script
@@ -70,9 +70,9 @@ async def as_expression(session: ToolSession, script: str) -> str:
 
 @tool("js_evaluate", EvaluateInput, EvaluateOutput, records=True)
 async def js_evaluate(session: ToolSession, args: EvaluateInput) -> EvaluateOutput:
-    """Evaluate JavaScript in the current frame and return its JSON value (DOM nodes and
-    functions come back as null). Use max_result_size to cap a large result. A thrown error
-    is a javascript_error with the message."""
+    """Evaluate a JS expression or function; returns its JSON value."""
+    from .. import locate
+
     value = await locate.evaluate(session, await as_expression(session, args.script))
     if args.max_result_size:
         text = json.dumps(value, ensure_ascii=False)
@@ -85,14 +85,12 @@ async def js_evaluate(session: ToolSession, args: EvaluateInput) -> EvaluateOutp
 
 
 class InitScriptInput(ToolInput):
-    script: str = Field(min_length=1, description="JavaScript source to run in every new document before the page's own scripts")
+    script: str = Field(min_length=1)
 
 
 @tool("js_init_script", InitScriptInput, MessageOutput, records=True)
 async def js_init_script(session: ToolSession, args: InitScriptInput) -> MessageOutput:
-    """Register a script that runs before the page's own scripts in every document loaded from
-    now on, in every open tab and in tabs opened later (popups included). It does not run in
-    the current document: navigate or reload to apply it. Use it to stub APIs or set flags early."""
+    """Run a script before the page's own in every document loaded from now on."""
     await session.tab()  # launch first, so the new script is not applied twice to a first tab
     if args.script in session.init_scripts:
         return MessageOutput(message="this init script is already registered")
@@ -104,26 +102,23 @@ async def js_init_script(session: ToolSession, args: InitScriptInput) -> Message
 
 
 class AddScriptInput(ToolInput):
-    source: str = Field(min_length=1, description="JavaScript source for an inline classic <script>")
+    source: str = Field(min_length=1)
 
 
 class AddStyleInput(ToolInput):
-    source: str = Field(min_length=1, description="CSS source for a <style> element")
-
-
-# The marker appended after the source tells a script that ran from one that the page's
-# Content-Security-Policy blocked; the error listener catches what the script threw.
-_ADD_SCRIPT = load_script("tools", "add_script")
-_ADD_STYLE = load_script("tools", "add_style")
+    source: str = Field(min_length=1)
 
 
 @tool("js_add_script", AddScriptInput, MessageOutput, records=True)
 async def js_add_script(session: ToolSession, args: AddScriptInput) -> MessageOutput:
-    """Inject an inline <script> with the given source into the current frame's document; it
-    runs at once in the page's own world (globals it defines stay). An error the script throws
-    is a javascript_error; a page whose Content-Security-Policy forbids inline scripts blocks
-    it (use js_evaluate instead, which CSP does not restrict)."""
-    result = await locate.evaluate(session, call_expression(_ADD_SCRIPT, args.source))
+    """Run an inline <script> in the page."""
+    from cdpdriver.scripts import call_expression, load_script
+
+    from .. import locate
+
+    # The marker appended after the source tells a script that ran from one that the page's
+    # Content-Security-Policy blocked; the error listener catches what the script threw.
+    result = await locate.evaluate(session, call_expression(load_script("tools", "add_script"), args.source))
     if result.get("thrown"):
         first = str(result["thrown"]).split("\n")[0]
         raise ToolError("javascript_error", f"the injected script threw: {first}")
@@ -135,10 +130,12 @@ async def js_add_script(session: ToolSession, args: AddScriptInput) -> MessageOu
 
 @tool("js_add_style", AddStyleInput, MessageOutput, records=True)
 async def js_add_style(session: ToolSession, args: AddStyleInput) -> MessageOutput:
-    """Inject a <style> element with the given CSS into the current frame's document, e.g. to
-    hide overlays or test a fix. Returns how many rules the browser parsed (0 means the CSS
-    was not understood)."""
-    rules = await locate.evaluate(session, call_expression(_ADD_STYLE, args.source))
+    """Add a <style> to the page."""
+    from cdpdriver.scripts import call_expression, load_script
+
+    from .. import locate
+
+    rules = await locate.evaluate(session, call_expression(load_script("tools", "add_style"), args.source))
     if rules == -1:
         raise ToolError("javascript_error", "the style element was added but has no stylesheet: the page's "
                                             "Content-Security-Policy blocks inline styles")

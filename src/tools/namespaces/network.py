@@ -14,23 +14,25 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import trio
 from pydantic import Field, field_validator
-
-from cdpdriver import CDPError, Session, Subscription, TargetClosed
-from cdpdriver.page import ChildTarget
 
 from ..errors import ToolError
 from ..models import MessageOutput, NetworkRequest, NoInput, RouteInfo, ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession, log
-from ..tab import REQUESTS_KEPT, RequestRecord, Tab
 from .cdp_emulation import (
     NETWORK_OFFLINE_KEY as OFFLINE_KEY,  # tab.extras: session id -> offline applied
 )
 from .cdp_emulation import network_conditions
+
+if TYPE_CHECKING:
+    from cdpdriver import Session, Subscription
+    from cdpdriver.page import ChildTarget
+
+    from ..session import ToolSession
+    from ..tab import RequestRecord, Tab
+
 
 STATE_KEY = "network"
 FETCH_KEY = "network.fetch"       # tab.extras: session id -> (Session, Subscription) being answered
@@ -51,11 +53,7 @@ ResourceType = Literal[
 ]
 _RESOURCE_BY_LOWER = {name.lower(): name for name in RESOURCE_TYPES}
 
-PATTERN_HELP = (
-    "URL pattern: a glob matched against the whole URL ('*' and '**' match any characters, "
-    "e.g. '**/api/users*'), a regex written as /…/ (flag i allowed) or recognised by ^ $ .* \\ (?: |, "
-    "or plain text without wildcards, which matches any URL containing it"
-)
+PATTERN_HELP = "Glob over the whole URL (* matches anything), /regex/i, or a substring"
 
 # -- URL patterns -----------------------------------------------------------------------
 
@@ -153,6 +151,10 @@ async def _prepare_tab(tab: Tab, state: NetworkState) -> None:
 
 async def _apply(tab: Tab, target: Session, state: NetworkState, *, strict: bool = False) -> None:
     """Intercept or release one target and set its offline state; only the tab itself must succeed."""
+    from cdpdriver import CDPError
+
+    from ..session import log
+
     try:
         if state.routes:
             await _intercept(tab, target, state)
@@ -178,6 +180,8 @@ async def _emulate_offline(tab: Tab, target: Session, offline: bool) -> None:
 
 async def _intercept(tab: Tab, target: Session, state: NetworkState) -> None:
     """Start the answering task, then pause the target's requests (so none is missed)."""
+    from cdpdriver import CDPError
+
     answering: dict[str, tuple[Session, Subscription]] = tab.extras.setdefault(FETCH_KEY, {})
     key = target.session_id or ""
     if key in answering:
@@ -199,6 +203,8 @@ async def _release(tab: Tab, target: Session) -> None:
     the subscription afterwards drops none of them. If the target is alive but refuses the
     disable, the task keeps answering: a paused request must never be stranded.
     """
+    from cdpdriver import TargetClosed
+
     answering: dict[str, tuple[Session, Subscription]] = tab.extras.get(FETCH_KEY, {})
     key = target.session_id or ""
     entry = answering.get(key)
@@ -213,6 +219,10 @@ async def _release(tab: Tab, target: Session) -> None:
 
 
 async def _release_all(tab: Tab) -> None:
+    from cdpdriver import CDPError
+
+    from ..session import log
+
     answering: dict[str, tuple[Session, Subscription]] = tab.extras.get(FETCH_KEY, {})
     for target, _ in list(answering.values()):
         try:
@@ -223,6 +233,8 @@ async def _release_all(tab: Tab) -> None:
 
 async def _answer_all(target: Session, events: Subscription, state: NetworkState) -> None:
     """One task per intercepted target; it ends when the target goes away or is released."""
+    import trio
+
     with events:
         async with trio.open_nursery() as nursery:
             async for event in events:
@@ -231,6 +243,12 @@ async def _answer_all(target: Session, events: Subscription, state: NetworkState
 
 async def _answer(target: Session, params: dict[str, Any], state: NetworkState) -> None:
     """Fulfil from a route or continue; shielded so a cancelled helper never strands a request."""
+    import trio
+
+    from cdpdriver import CDPError
+
+    from ..session import log
+
     request_id = params.get("requestId", "")
     request = params.get("request") or {}
     with trio.CancelScope(shield=True), trio.move_on_after(ANSWER_TIMEOUT):
@@ -285,13 +303,11 @@ def _fulfilment(route: Route, request_id: str, request: dict[str, Any]) -> dict[
 
 
 class GetRequestsInput(ToolInput):
-    url_pattern: str | None = Field(default=None, min_length=1, description=PATTERN_HELP)
-    method: str | None = Field(default=None, min_length=1, description="HTTP method, e.g. GET or POST (any case)")
-    resource_type: ResourceType | None = Field(default=None, description=(
-        "Resource type, any case: Document, Script, Stylesheet, Image, Font, Fetch, XHR, Media, Other…"))
-    clear: bool = Field(default=False, description="Clear the buffer after reading it")
-    limit: int = Field(default=100, ge=0, le=5000, description=(
-        "Return at most this many (the most recent); 0 = all. total_matched tells how many matched"))
+    url_pattern: str | None = Field(default=None, min_length=1)
+    method: str | None = Field(default=None, min_length=1)
+    resource_type: ResourceType | None = None
+    clear: bool = False
+    limit: int = Field(default=100, ge=0, le=5000)
 
     @field_validator("url_pattern")
     @classmethod
@@ -308,8 +324,7 @@ class GetRequestsOutput(ToolOutput):
     requests: list[NetworkRequest] = Field(description="Matching requests, oldest first")
     count: int = Field(description="Requests returned")
     total_matched: int = Field(description="Requests that matched before the limit was applied")
-    dropped: int = Field(description=(
-        f"Older requests dropped because the tab keeps only the newest {REQUESTS_KEPT} (0 when none were)"))
+    dropped: int = Field(description="Older requests the tab no longer keeps (0 when none)")
 
 
 def _request_view(record: RequestRecord) -> NetworkRequest:
@@ -322,9 +337,7 @@ def _request_view(record: RequestRecord) -> NetworkRequest:
 
 @tool("network_get_requests", GetRequestsInput, GetRequestsOutput)
 async def network_get_requests(session: ToolSession, args: GetRequestsInput) -> GetRequestsOutput:
-    """List the requests the current tab made since it opened (or since network_clear): URL, method,
-    resource type, status, size, failure and request_id (for cdp_get_response_body). Filter by
-    url_pattern (glob, /regex/ or substring), method and resource_type; clear=true empties the buffer."""
+    """Requests since the tab opened or was cleared, with request_id for cdp_get_response_body."""
     tab = await session.tab()
     matches = url_matcher(args.url_pattern) if args.url_pattern else None
     method = args.method.upper() if args.method else None
@@ -348,8 +361,7 @@ class ClearOutput(MessageOutput):
 
 @tool("network_clear", NoInput, ClearOutput)
 async def network_clear(session: ToolSession, args: NoInput) -> ClearOutput:
-    """Empty the current tab's request buffer, so the next network_get_requests shows only what
-    happens from now on."""
+    """Empty the request buffer."""
     tab = await session.tab()
     cleared = len(tab.requests)
     tab.requests.clear()
@@ -360,11 +372,11 @@ async def network_clear(session: ToolSession, args: NoInput) -> ClearOutput:
 
 
 class RouteInput(ToolInput):
-    pattern: str = Field(min_length=1, description=PATTERN_HELP)
-    status: int = Field(default=200, ge=200, le=599, description="HTTP status of the mocked response")
-    body: str = Field(default="", description="Response body (text)")
-    content_type: str = Field(default="application/json", min_length=1, description="Content-Type header")
-    headers: dict[str, str] = Field(default_factory=dict, description="Additional response headers")
+    pattern: str = Field(min_length=1)
+    status: int = Field(default=200, ge=200, le=599)
+    body: str = ""
+    content_type: str = Field(default="application/json", min_length=1)
+    headers: dict[str, str] = Field(default_factory=dict)
 
     _pattern = field_validator("pattern")(_check_pattern)
 
@@ -399,10 +411,8 @@ async def _sync_tabs(session: ToolSession, state: NetworkState) -> None:
 
 @tool("network_route", RouteInput, RouteOutput)
 async def network_route(session: ToolSession, args: RouteInput) -> RouteOutput:
-    """Mock every request whose URL matches pattern with this response (status, body, content_type,
-    headers) in all tabs, new ones included, until network_unroute. Register it before navigating to
-    mock the page's own requests. The newest matching route wins; registering the same pattern again
-    replaces it. Cross-origin callers get permissive CORS headers."""
+    """Answer requests matching pattern with this response until network_unroute; the newest route
+    wins."""
     state = network_state(session)
     state.routes = [r for r in state.routes if r.pattern != args.pattern]
     state.routes.append(Route(args.pattern, url_matcher(args.pattern), args.status, args.body,
@@ -413,13 +423,12 @@ async def network_route(session: ToolSession, args: RouteInput) -> RouteOutput:
 
 
 class UnrouteInput(ToolInput):
-    pattern: str = Field(min_length=1, description="A pattern exactly as given to network_route (see network_list_routes)")
+    pattern: str = Field(min_length=1)
 
 
 @tool("network_unroute", UnrouteInput, MessageOutput)
 async def network_unroute(session: ToolSession, args: UnrouteInput) -> MessageOutput:
-    """Remove the route registered with exactly this pattern; matching requests reach the real server
-    again. An unknown pattern is a not_found error listing the active ones."""
+    """Remove the route with this pattern."""
     state = network_state(session)
     remaining = [r for r in state.routes if r.pattern != args.pattern]
     if len(remaining) == len(state.routes):
@@ -437,8 +446,7 @@ class ListRoutesOutput(ToolOutput):
 
 @tool("network_list_routes", NoInput, ListRoutesOutput)
 async def network_list_routes(session: ToolSession, args: NoInput) -> ListRoutesOutput:
-    """List the active mock routes (pattern, status, content_type), oldest first; the newest route
-    matching a URL is the one that answers it."""
+    """The active mock routes, oldest first."""
     routes = [RouteInfo(pattern=r.pattern, status=r.status, content_type=r.content_type)
               for r in network_state(session).routes]
     return ListRoutesOutput(routes=routes, count=len(routes))
@@ -448,7 +456,7 @@ async def network_list_routes(session: ToolSession, args: NoInput) -> ListRoutes
 
 
 class OfflineInput(ToolInput):
-    offline: bool = Field(description="true: every request fails as if disconnected; false: back online")
+    offline: bool
 
 
 class OfflineOutput(MessageOutput):
@@ -457,9 +465,7 @@ class OfflineOutput(MessageOutput):
 
 @tool("network_set_offline", OfflineInput, OfflineOutput)
 async def network_set_offline(session: ToolSession, args: OfflineInput) -> OfflineOutput:
-    """Take every tab (and tabs opened later) offline or bring them back: while offline, requests
-    fail with net::ERR_INTERNET_DISCONNECTED and navigator.onLine is false. Replaces any throttling
-    set by cdp_emulate_network."""
+    """Take every tab offline or back online."""
     state = network_state(session)
     state.offline = args.offline
     await _sync_tabs(session, state)

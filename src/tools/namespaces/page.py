@@ -9,15 +9,10 @@ tools see. The page map (``page_inspect``) and the screenshot and PDF tools
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import trio
 from pydantic import Field
 
-from cdpdriver import ProtocolError
-from cdpdriver.scripts import call_expression, load_script
-
-from .. import locate
 from ..errors import ToolError
 from ..models import (
     MessageOutput,
@@ -29,15 +24,20 @@ from ..models import (
     WaitTimeoutMs,
 )
 from ..registry import tool
-from ..session import ToolSession
-from ..tab import Tab
 from .tab import bring_to_front, close_and_report, sync_tabs, tab_info
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
+    from ..tab import Tab
+
 
 LoadState = Literal["load", "domcontentloaded", "networkidle", "commit"]
 
 
 async def _tab(session: ToolSession) -> Tab:
     """The current tab, refusing to evaluate behind an open dialog (it would block)."""
+    from .. import locate
+
     tab = await session.tab()
     locate.check_no_dialog(tab)
     return tab
@@ -47,8 +47,8 @@ async def _tab(session: ToolSession) -> Tab:
 
 
 class NavigateInput(ToolInput):
-    url: str = Field(min_length=1, description="Absolute URL to open (http, https, file, data, about)")
-    wait_until: LoadState = Field(default="load", description="Lifecycle state to wait for")
+    url: str = Field(min_length=1)
+    wait_until: LoadState = "load"
     timeout_ms: int = WaitTimeoutMs
 
 
@@ -60,9 +60,7 @@ class NavigateOutput(ToolOutput):
 
 @tool("page_navigate", NavigateInput, NavigateOutput, records=True)
 async def page_navigate(session: ToolSession, args: NavigateInput) -> NavigateOutput:
-    """Open a URL in the current tab and wait until it has loaded (wait_until: load by default,
-    domcontentloaded, networkidle or commit). Returns the final URL, the title and the HTTP
-    status. A network error (refused, DNS) is a navigation_failed error."""
+    """Open a URL and wait until it loads; returns the final URL, title and status."""
     tab = await session.tab()
     tab.frame = None
     await _unless_dialog(
@@ -91,6 +89,10 @@ async def _page_state(tab: Tab) -> PageStateOutput:
 
 async def _wait_document_complete(tab: Tab) -> None:
     """Poll until the top document finished loading; a context torn down mid-poll is retried."""
+    import trio
+
+    from cdpdriver import ProtocolError
+
     while True:
         try:
             if await tab.page.evaluate("document.readyState", timeout=5) == "complete":
@@ -102,6 +104,8 @@ async def _wait_document_complete(tab: Tab) -> None:
 
 async def _unless_dialog(tab: Tab, navigation: Any) -> None:
     """Leaving a page can open a beforeunload dialog, which blocks it: report, do not hang."""
+    from .. import locate
+
     await locate.guard_dialog(tab, navigation)
     if tab.dialog is not None:
         raise ToolError("dialog_open", f"a {tab.dialog.type} dialog opened ({tab.dialog.message!r}) and holds "
@@ -115,6 +119,8 @@ async def _go_history(session: ToolSession, delta: int, timeout_ms: int) -> Page
     or stay in the same document (hash, pushState); all three announce themselves
     with a main-frame navigation event, after which the document must be complete.
     """
+    import trio
+
     tab = await _tab(session)
     history = await tab.session.send("Page.getNavigationHistory", timeout=10)
     current, entries = int(history["currentIndex"]), history["entries"]
@@ -144,27 +150,24 @@ async def _go_history(session: ToolSession, delta: int, timeout_ms: int) -> Page
 
 @tool("page_go_back", HistoryInput, PageStateOutput, records=True)
 async def page_go_back(session: ToolSession, args: HistoryInput) -> PageStateOutput:
-    """Go back one page in the current tab's history (like the Back button) and wait until it
-    is shown. Returns its URL and title; with no previous page it is a not_found error."""
+    """Go back in history and wait for the page."""
     return await _go_history(session, -1, args.timeout_ms)
 
 
 @tool("page_go_forward", HistoryInput, PageStateOutput, records=True)
 async def page_go_forward(session: ToolSession, args: HistoryInput) -> PageStateOutput:
-    """Go forward one page in the current tab's history and wait until it is shown. Returns its
-    URL and title; with no next page it is a not_found error."""
+    """Go forward in history and wait for the page."""
     return await _go_history(session, 1, args.timeout_ms)
 
 
 class ReloadInput(ToolInput):
-    wait_until: LoadState = Field(default="load", description="Lifecycle state to wait for")
+    wait_until: LoadState = "load"
     timeout_ms: int = WaitTimeoutMs
 
 
 @tool("page_reload", ReloadInput, PageStateOutput, records=True)
 async def page_reload(session: ToolSession, args: ReloadInput) -> PageStateOutput:
-    """Reload the current page and wait until it has loaded (wait_until, default load).
-    Returns the URL and title after the reload."""
+    """Reload and wait until the page loads."""
     tab = await _tab(session)
     tab.frame = None
     await _unless_dialog(tab, tab.page.reload(wait_until=args.wait_until, timeout=args.timeout_ms / 1000))
@@ -174,10 +177,9 @@ async def page_reload(session: ToolSession, args: ReloadInput) -> PageStateOutpu
 # -- scrolling ------------------------------------------------------------------------------
 
 class ScrollInput(ToolInput):
-    direction: Literal["up", "down", "left", "right"] = Field(description="Which way to scroll")
-    amount: int = Field(default=0, ge=0, description="Pixels to scroll; 0 = one page (the visible height or width)")
-    selector: str | None = Field(default=None, min_length=1,
-                                 description="CSS selector of a scrollable element to scroll instead of the page")
+    direction: Literal["up", "down", "left", "right"]
+    amount: int = Field(default=0, ge=0, description="Pixels; 0 = one screen")
+    selector: str | None = Field(default=None, min_length=1)
     timeout_ms: int = TimeoutMs
 
 
@@ -191,9 +193,11 @@ class ScrollOutput(ToolOutput):
 
 @tool("page_scroll", ScrollInput, ScrollOutput, records=True)
 async def page_scroll(session: ToolSession, args: ScrollInput) -> ScrollOutput:
-    """Scroll the page (or the element matched by selector) up, down, left or right by amount
-    pixels; amount 0 scrolls one page. Returns the new scroll position and the maximum, so you
-    can tell when the end is reached (e.g. to load more content)."""
+    """Scroll the page or an element; returns the position and its maximum."""
+    from cdpdriver.scripts import call_expression, load_script
+
+    from .. import locate
+
     if args.selector:
         element = await locate.element(session, args.selector, args.timeout_ms, state="attached")
         pos = await element.call(load_script("tools", "page_scroll"), args.direction, args.amount)
@@ -215,7 +219,7 @@ class TitleOutput(ToolOutput):
 
 @tool("page_get_title", NoInput, TitleOutput)
 async def page_get_title(session: ToolSession, args: NoInput) -> TitleOutput:
-    """Return the current tab's page title (document.title of the top-level page)."""
+    """The current page's title."""
     tab = await session.tab()
     if tab.dialog is not None:  # the page is blocked; the browser still knows the title
         return TitleOutput(title=await tab.title())
@@ -228,7 +232,7 @@ class UrlOutput(ToolOutput):
 
 @tool("page_get_url", NoInput, UrlOutput)
 async def page_get_url(session: ToolSession, args: NoInput) -> UrlOutput:
-    """Return the current tab's URL (of the top-level page, including hash changes)."""
+    """The current page's URL."""
     tab = await session.tab()
     if tab.dialog is not None:
         return UrlOutput(url=await tab.url())
@@ -236,7 +240,7 @@ async def page_get_url(session: ToolSession, args: NoInput) -> UrlOutput:
 
 
 class ContentInput(ToolInput):
-    max_length: int = Field(default=0, ge=0, description="Truncate the HTML to this many characters; 0 = no limit")
+    max_length: int = Field(default=0, ge=0)
 
 
 class ContentOutput(ToolOutput):
@@ -247,8 +251,9 @@ class ContentOutput(ToolOutput):
 
 @tool("page_get_content", ContentInput, ContentOutput)
 async def page_get_content(session: ToolSession, args: ContentInput) -> ContentOutput:
-    """Return the current page's full HTML as it is now (live DOM, not the original source).
-    Pages can be large: set max_length to cap it, or use page_inspect for a compact map."""
+    """The page's live HTML."""
+    from cdpdriver.scripts import load_script
+
     tab = await _tab(session)
     html = str(await tab.page.evaluate(load_script("tools", "page_content"), timeout=30))
     cut = bool(args.max_length) and len(html) > args.max_length
@@ -256,13 +261,12 @@ async def page_get_content(session: ToolSession, args: ContentInput) -> ContentO
 
 
 class SetContentInput(ToolInput):
-    html: str = Field(description="The HTML document to show in the current tab")
+    html: str
 
 
 @tool("page_set_content", SetContentInput, MessageOutput, records=True)
 async def page_set_content(session: ToolSession, args: SetContentInput) -> MessageOutput:
-    """Replace the current tab's document with the given HTML (scripts in it run) without a
-    network request; the URL stays the same. Useful to test a snippet of markup."""
+    """Replace the document with this HTML."""
     tab = await _tab(session)
     tab.frame = None
     await tab.page.set_content(args.html)
@@ -288,23 +292,20 @@ async def _viewport(tab: Tab) -> ViewportOutput:
 
 @tool("page_get_viewport", NoInput, ViewportOutput)
 async def page_get_viewport(session: ToolSession, args: NoInput) -> ViewportOutput:
-    """Return the viewport as the page sees it: width and height in CSS pixels and the device
-    scale factor."""
+    """The viewport size and device scale factor."""
     return await _viewport(await _tab(session))
 
 
 class SetViewportInput(ToolInput):
-    width: int = Field(ge=1, le=10_000, description="Viewport width in CSS pixels")
-    height: int = Field(ge=1, le=10_000, description="Viewport height in CSS pixels")
-    device_scale_factor: float | None = Field(
-        default=None, gt=0, le=10, description="Device pixels per CSS pixel, e.g. 2 for a retina screen; default unchanged")
-    mobile: bool = Field(default=False, description="Emulate a mobile device (meta viewport, overlay scrollbars)")
+    width: int = Field(ge=1, le=10_000)
+    height: int = Field(ge=1, le=10_000)
+    device_scale_factor: float | None = Field(default=None, gt=0, le=10)
+    mobile: bool = False
 
 
 @tool("page_set_viewport", SetViewportInput, ViewportOutput)
 async def page_set_viewport(session: ToolSession, args: SetViewportInput) -> ViewportOutput:
-    """Resize the current tab's viewport (CSS pixels) to test responsive layouts; optionally
-    set the device scale factor and mobile emulation. Returns the viewport the page now sees."""
+    """Resize the viewport (responsive layouts)."""
     tab = await _tab(session)
     await tab.session.send("Emulation.setDeviceMetricsOverride", {
         "width": args.width, "height": args.height,
@@ -317,7 +318,7 @@ async def page_set_viewport(session: ToolSession, args: SetViewportInput) -> Vie
 
 
 class NewPageInput(ToolInput):
-    url: str | None = Field(default=None, min_length=1, description="URL to open in the new tab; default about:blank")
+    url: str | None = Field(default=None, min_length=1)
 
 
 class NewPageOutput(ToolOutput):
@@ -328,8 +329,7 @@ class NewPageOutput(ToolOutput):
 
 @tool("page_new", NewPageInput, NewPageOutput, records=True)
 async def page_new(session: ToolSession, args: NewPageInput) -> NewPageOutput:
-    """Open a new tab (optionally at url, waiting for it to load), bring it to the front and make
-    it current; later tools act on it. Use tab_select to go back to another tab."""
+    """Open a new tab and make it current."""
     tab = await session.new_tab(args.url or "about:blank")
     await bring_to_front(tab)
     targets = await sync_tabs(session)
@@ -345,7 +345,7 @@ class PageCountOutput(ToolOutput):
 
 @tool("page_get_count", NoInput, PageCountOutput)
 async def page_get_count(session: ToolSession, args: NoInput) -> PageCountOutput:
-    """Return how many tabs are open (including popups the page opened) and the current index."""
+    """How many tabs are open, and the current one."""
     await sync_tabs(session)
     return PageCountOutput(count=len(session.tabs), current_tab=session.current)
 
@@ -358,8 +358,7 @@ class PageCloseOutput(ToolOutput):
 
 @tool("page_close", NoInput, PageCloseOutput, records=True)
 async def page_close(session: ToolSession, args: NoInput) -> PageCloseOutput:
-    """Close the current tab. Another open tab becomes current (and comes to the front);
-    after closing the last one, the next page tool opens a fresh tab."""
+    """Close the tab; another becomes current."""
     if not session.browser_launched or not session.tabs:
         raise ToolError("not_found", "no tab is open; page_new or page_navigate opens one")
     await sync_tabs(session)
@@ -369,8 +368,7 @@ async def page_close(session: ToolSession, args: NoInput) -> PageCloseOutput:
 
 @tool("page_bring_to_front", NoInput, MessageOutput)
 async def page_bring_to_front(session: ToolSession, args: NoInput) -> MessageOutput:
-    """Bring the current tab to the front (focus it), e.g. before input that needs a focused,
-    visible page."""
+    """Bring the tab to the front."""
     tab = await session.tab()
     await bring_to_front(tab)
     return MessageOutput(message=f"tab {session.current} is in front")
@@ -388,14 +386,12 @@ MEDIA_FEATURES = {
 
 
 class EmulateMediaInput(ToolInput):
-    media: Literal["screen", "print"] | None = Field(default=None, description="CSS media type")
-    color_scheme: Literal["light", "dark", "no-preference"] | None = Field(
-        default=None, description="prefers-color-scheme")
-    reduced_motion: Literal["reduce", "no-preference"] | None = Field(
-        default=None, description="prefers-reduced-motion")
-    forced_colors: Literal["active", "none"] | None = Field(default=None, description="forced-colors")
-    contrast: Literal["more", "less", "no-preference"] | None = Field(default=None, description="prefers-contrast")
-    reset: bool = Field(default=False, description="Clear earlier emulation first (otherwise settings add up)")
+    media: Literal["screen", "print"] | None = None
+    color_scheme: Literal["light", "dark", "no-preference"] | None = None
+    reduced_motion: Literal["reduce", "no-preference"] | None = None
+    forced_colors: Literal["active", "none"] | None = None
+    contrast: Literal["more", "less", "no-preference"] | None = None
+    reset: bool = False
 
 
 class EmulateMediaOutput(ToolOutput):
@@ -405,10 +401,8 @@ class EmulateMediaOutput(ToolOutput):
 
 @tool("page_emulate_media", EmulateMediaInput, EmulateMediaOutput)
 async def page_emulate_media(session: ToolSession, args: EmulateMediaInput) -> EmulateMediaOutput:
-    """Emulate CSS media for accessibility testing: media type (screen/print) and the user
-    preferences prefers-color-scheme, prefers-reduced-motion, forced-colors and
-    prefers-contrast. Settings add up across calls in the tab (reset clears them) and last
-    across navigations. Returns the active settings."""
+    """Emulate print media, color scheme, reduced motion, forced colors or contrast (calls add up
+    unless reset)."""
     tab = await _tab(session)
     state: dict[str, str] = {} if args.reset else dict(tab.extras.get("page.media", {}))
     for field in ("media", *MEDIA_FEATURES):
@@ -426,15 +420,14 @@ async def page_emulate_media(session: ToolSession, args: EmulateMediaInput) -> E
 
 
 class GeolocationInput(ToolInput):
-    latitude: float = Field(ge=-90, le=90, description="Latitude in degrees")
-    longitude: float = Field(ge=-180, le=180, description="Longitude in degrees")
-    accuracy: float = Field(default=10.0, ge=0, description="Accuracy radius in metres")
+    latitude: float = Field(ge=-90, le=90)
+    longitude: float = Field(ge=-180, le=180)
+    accuracy: float = Field(default=10.0, ge=0)
 
 
 @tool("page_set_geolocation", GeolocationInput, MessageOutput)
 async def page_set_geolocation(session: ToolSession, args: GeolocationInput) -> MessageOutput:
-    """Make navigator.geolocation report the given position in the current tab and grant the
-    geolocation permission, so location-aware pages work without a prompt."""
+    """Make geolocation report this position."""
     tab = await _tab(session)
     grant: dict[str, Any] = {"permissions": ["geolocation"]}
     if session.context_id:

@@ -9,26 +9,25 @@ are the ones element tools resolve.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, model_serializer
 
-from cdpdriver.scripts import call_expression, load_script
-
-from .. import locate
 from ..models import ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
 
 
 class InspectInput(ToolInput):
-    include_buttons: bool = Field(default=True, description="List buttons")
-    include_links: bool = Field(default=True, description="List links")
-    include_inputs: bool = Field(default=True, description="List text fields, checkboxes, radios and similar")
-    include_selects: bool = Field(default=True, description="List selects, comboboxes and listboxes")
-    include_headings: bool = Field(default=True, description="List headings")
-    include_images: bool = Field(default=True, description="List images")
-    max_items: int = Field(default=50, ge=1, le=1000, description="Stop listing after this many elements")
+    include_buttons: bool = True
+    include_links: bool = True
+    include_inputs: bool = True
+    include_selects: bool = True
+    include_headings: bool = True
+    include_images: bool = True
+    max_items: int = Field(default=50, ge=1, le=1000)
 
 
 class InspectItem(ToolOutput):
@@ -73,10 +72,12 @@ class InspectOutput(ToolOutput):
 
 @tool("page_inspect", InspectInput, InspectOutput)
 async def page_inspect(session: ToolSession, args: InspectInput) -> InspectOutput:
-    """Map the visible page: buttons, links, inputs, selects, headings and images in document
-    order, each with a CSS selector that matches exactly that element (usable as the selector
-    of element tools), its role, accessible name and, for fields, type/value/placeholder.
-    Works in the current frame and lists iframes to frame_select. Call it first on a new page."""
+    """Map the visible controls, headings and images with a unique selector, role and name each;
+    call it first."""
+    from cdpdriver.scripts import call_expression, load_script
+
+    from .. import locate
+
     include = {"button": args.include_buttons, "link": args.include_links, "input": args.include_inputs,
                "select": args.include_selects, "heading": args.include_headings, "image": args.include_images}
     options = {"include": include, "max": args.max_items}

@@ -12,15 +12,16 @@ import copy
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import yaml
 from pydantic import Field, ValidationError
 
 from ..errors import ToolError
 from ..models import NoInput, ToolInput, ToolOutput
 from ..registry import REGISTRY, Outcome, Tool, tool
-from ..session import ToolSession
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
 
 
 def _now() -> str:
@@ -74,10 +75,9 @@ def recording(session: ToolSession) -> Recording:
 
 
 class StartInput(ToolInput):
-    name: str = Field(default="", max_length=200, description="Name of the recorded script")
-    description: str = Field(default="", max_length=2000, description="What the script does")
-    baseUrl: str = Field(default="", max_length=2000, description=(
-        "Base URL of the system under test, kept as metadata in the script (steps keep their full URLs)"))
+    name: str = Field(default="", max_length=200)
+    description: str = Field(default="", max_length=2000)
+    baseUrl: str = Field(default="", max_length=2000)
 
 
 class StartOutput(ToolOutput):
@@ -88,10 +88,7 @@ class StartOutput(ToolOutput):
 
 @tool("record_start", StartInput, StartOutput)
 async def record_start(session: ToolSession, args: StartInput) -> StartOutput:
-    """Start recording: from now on every successful action tool call (page_navigate, element_click,
-    element_fill, element_type, element_press, element_select, element_check, js_evaluate…) is kept
-    as a step with its arguments. Steps recorded earlier are discarded. Fails with already_started
-    while a recording runs; call record_stop first."""
+    """Record each successful action tool call as a step."""
     rec = recording(session)
     if rec.active:
         raise ToolError("already_started",
@@ -115,8 +112,7 @@ class StopOutput(ToolOutput):
 
 @tool("record_stop", NoInput, StopOutput)
 async def record_stop(session: ToolSession, args: NoInput) -> StopOutput:
-    """Stop recording and keep the recorded steps for record_export. Returns the number of steps.
-    Fails with not_started when no recording is running."""
+    """Stop recording; steps stay for record_export."""
     rec = recording(session)
     if not rec.active:
         raise ToolError("not_started", "no recording is running; call record_start first")
@@ -141,8 +137,7 @@ class StatusOutput(ToolOutput):
 
 @tool("record_get_status", NoInput, StatusOutput)
 async def record_get_status(session: ToolSession, args: NoInput) -> StatusOutput:
-    """Report whether a recording is running, its name, description and baseUrl, how many steps
-    it holds, when it started and stopped, and the last recorded tool."""
+    """Whether a recording runs, and its steps."""
     rec = recording(session)
     return StatusOutput(
         recording=rec.active, name=rec.name, description=rec.description, baseUrl=rec.base_url,
@@ -161,8 +156,7 @@ class ClearOutput(ToolOutput):
 
 @tool("record_clear", NoInput, ClearOutput)
 async def record_clear(session: ToolSession, args: NoInput) -> ClearOutput:
-    """Remove the recorded steps. A running recording keeps running (new actions are recorded from
-    an empty list); the name and description are kept."""
+    """Remove the recorded steps."""
     rec = recording(session)
     cleared = len(rec.steps)
     rec.steps.clear()
@@ -174,7 +168,7 @@ async def record_clear(session: ToolSession, args: NoInput) -> ClearOutput:
 
 
 class ExportInput(ToolInput):
-    format: Literal["json", "yaml"] = Field(default="json", description="Script format: json or yaml")
+    format: Literal["json", "yaml"] = "json"
 
 
 class ExportOutput(ToolOutput):
@@ -204,10 +198,9 @@ def replay_problems(steps: list[dict[str, Any]]) -> list[str]:
 
 @tool("record_export", ExportInput, ExportOutput)
 async def record_export(session: ToolSession, args: ExportInput) -> ExportOutput:
-    """Export the recorded steps as a JSON (default) or YAML script. Its `steps` array is exactly
-    what batch_execute takes: replay with batch_execute(steps=script.steps); replayable is false, with
-    warnings naming the steps, when a step uses a tool batch_execute does not run. Works while
-    recording (a snapshot) or after record_stop; fails with not_started if nothing was recorded."""
+    """The recorded steps as a script that batch_execute replays."""
+    import yaml
+
     rec = recording(session)
     if not rec.started:
         raise ToolError("not_started", "nothing has been recorded; call record_start, act, then record_stop")

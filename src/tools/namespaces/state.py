@@ -12,21 +12,25 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
 from ..errors import ToolError
 from ..models import MessageOutput, NoInput, ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession
 from ..state_snapshot import RestoreOutput, capture_state, parse_state, restore_state
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
+
 
 STATES_DIR = "states"
 NAME_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 
 
 class NameInput(ToolInput):
-    name: str = Field(pattern=NAME_PATTERN, description="Snapshot name: 1-64 letters, digits, _ or -")
+    name: str = Field(pattern=NAME_PATTERN)
 
 
 def _state_file(session: ToolSession, name: str) -> Path:
@@ -54,9 +58,7 @@ class SaveOutput(MessageOutput):
 
 @tool("state_save", NameInput, SaveOutput)
 async def state_save(session: ToolSession, args: NameInput) -> SaveOutput:
-    """Save cookies (all sites), localStorage of every origin the tabs show or have visited and the
-    current page's sessionStorage under a name (states/<name>.json in the output directory;
-    an existing one is replaced). Restore it later, even after a restart, with state_load."""
+    """Save cookies and web storage under a name, in a file."""
     path = _state_file(session, args.name)
     state = await capture_state(session)
     tab = await session.tab()
@@ -72,9 +74,7 @@ async def state_save(session: ToolSession, args: NameInput) -> SaveOutput:
 
 @tool("state_load", NameInput, RestoreOutput)
 async def state_load(session: ToolSession, args: NameInput) -> RestoreOutput:
-    """Restore a snapshot saved with state_save: its cookies, localStorage per origin (the current
-    page stays where it is) and sessionStorage, which the current tab gets now or when it next
-    opens that origin. Navigate or reload afterwards. An unknown name is a not_found error."""
+    """Restore a saved state; reload afterwards."""
     path = _existing(session, args.name)
     try:
         state = parse_state(path.read_text(encoding="utf-8"))
@@ -92,13 +92,13 @@ class ListOutput(ToolOutput):
 
 @tool("state_list", NoInput, ListOutput)
 async def state_list(session: ToolSession, args: NoInput) -> ListOutput:
-    """List the names of the saved state snapshots (files in states/ of the output directory)."""
+    """The saved state names."""
     names = _names(session)
     return ListOutput(states=names, count=len(names))
 
 
 @tool("state_delete", NameInput, MessageOutput)
 async def state_delete(session: ToolSession, args: NameInput) -> MessageOutput:
-    """Delete a saved state snapshot; an unknown name is a not_found error."""
+    """Delete a saved state."""
     _existing(session, args.name).unlink()
     return MessageOutput(message=f"deleted state {args.name!r}")

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field, field_validator, model_validator
-
-from cdpdriver import CDPError
 
 from ..browser_storage import (
     PAGE_TIMEOUT,
@@ -33,8 +31,11 @@ from ..browser_storage import (
 )
 from ..models import MessageOutput, NoInput, ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession, log
 from ..state_snapshot import OriginState, RestoreOutput, capture_state, parse_state, restore_state
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
+
 
 SAME_SITE = {"strict": "Strict", "lax": "Lax", "none": "None"}
 
@@ -43,12 +44,12 @@ SAME_SITE = {"strict": "Strict", "lax": "Lax", "none": "None"}
 
 
 class KeyInput(ToolInput):
-    key: str = Field(description="Storage key")
+    key: str
 
 
 class KeyValueInput(ToolInput):
-    key: str = Field(description="Storage key")
-    value: str = Field(description="Value to store (a string; JSON-encode objects yourself)")
+    key: str
+    value: str
 
 
 class StorageGetOutput(ToolOutput):
@@ -88,28 +89,27 @@ class WebStorageOp:
 WEB_STORAGE_OPS: dict[str, WebStorageOp] = {
     "get": WebStorageOp(
         KeyInput, StorageGetOutput,
-        "Read one {area} item of the current page's origin. A missing key gives value null, not an error.",
+        "Read an {area} item (null when missing).",
         lambda a, r, area: StorageGetOutput(key=a.key, value=r.get("value"), origin=r["origin"])),
     "set": WebStorageOp(
         KeyValueInput, StorageSetOutput,
-        "Store a string under key in {area} of the current page's origin (overwrites). The page must be "
-        "on the site (not about:blank); reload if the app reads it only at start-up.",
+        "Store a string in {area}.",
         lambda a, r, area: StorageSetOutput(message=f"{area}[{a.key!r}] set on {r['origin']}",
                                             origin=r["origin"])),
     "delete": WebStorageOp(
         KeyInput, StorageDeleteOutput,
-        "Remove one key from {area} of the current page's origin; existed tells whether it was there.",
+        "Remove an {area} item.",
         lambda a, r, area: StorageDeleteOutput(
             message=f"{area}[{a.key!r}] {'removed' if r['existed'] else 'was not set'} on {r['origin']}",
             existed=r["existed"], origin=r["origin"])),
     "clear": WebStorageOp(
         NoInput, StorageClearOutput,
-        "Remove every {area} item of the current page's origin; cleared says how many.",
+        "Remove every {area} item.",
         lambda a, r, area: StorageClearOutput(message=f"cleared {r['cleared']} {area} items on {r['origin']}",
                                               cleared=r["cleared"], origin=r["origin"])),
     "list": WebStorageOp(
         NoInput, StorageListOutput,
-        "List every {area} key and value of the current page's origin.",
+        "Every {area} item.",
         lambda a, r, area: StorageListOutput(items=r["items"], count=len(r["items"]), origin=r["origin"])),
 }
 
@@ -135,17 +135,17 @@ for _kind in WEB_STORAGE_AREAS:
 class Cookie(ToolInput):
     """A cookie as storage_get_cookies returns it and storage_set_cookies takes it."""
 
-    name: str = Field(min_length=1, description="Cookie name")
-    value: str = Field(description="Cookie value")
-    url: str | None = Field(default=None, description="URL the cookie is for (gives domain, path and scheme)")
-    domain: str | None = Field(default=None, description="Domain; a leading dot also covers subdomains")
-    path: str | None = Field(default=None, description="Path, default /")
-    expires: float | None = Field(default=None, description="Expiry in seconds since the epoch; omit for a session cookie")
-    httpOnly: bool | None = Field(default=None, description="Hidden from page scripts")
-    secure: bool | None = Field(default=None, description="Sent over HTTPS only")
-    sameSite: Literal["Strict", "Lax", "None"] | None = Field(default=None, description="Strict, Lax or None (any case)")
-    session: bool | None = Field(default=None, description="True for a session cookie (expires is then ignored)")
-    partitionKey: dict[str, Any] | None = Field(default=None, description="CHIPS partition, as storage_get_cookies returns it")
+    name: str = Field(min_length=1)
+    value: str
+    url: str | None = None
+    domain: str | None = None
+    path: str | None = None
+    expires: float | None = Field(default=None, description="Epoch seconds; omit for a session cookie")
+    httpOnly: bool | None = None
+    secure: bool | None = None
+    sameSite: Literal["Strict", "Lax", "None"] | None = None
+    session: bool | None = None
+    partitionKey: dict[str, Any] | None = None
 
     @field_validator("sameSite", mode="before")
     @classmethod
@@ -164,8 +164,7 @@ class Cookie(ToolInput):
 
 
 class GetCookiesInput(ToolInput):
-    urls: list[str] | None = Field(default=None, description=(
-        "Only cookies that would be sent to these URLs; omit for every cookie of the browser context"))
+    urls: list[str] | None = None
 
     @field_validator("urls")
     @classmethod
@@ -178,15 +177,13 @@ class GetCookiesInput(ToolInput):
 
 
 class CookiesOutput(ToolOutput):
-    cookies: list[dict[str, Any]] = Field(description=(
-        "name, value, domain, path, expires, httpOnly, secure, session, sameSite (accepted back by storage_set_cookies)"))
+    cookies: list[dict[str, Any]] = Field(description="name, value, domain, path, expires, httpOnly, secure, session, sameSite (accepted back by storage_set_cookies)")
     count: int
 
 
 @tool("storage_get_cookies", GetCookiesInput, CookiesOutput)
 async def storage_get_cookies(session: ToolSession, args: GetCookiesInput) -> CookiesOutput:
-    """List cookies: with urls, those the browser would send to those URLs; without, every cookie
-    of this browser context (all sites). httpOnly cookies are included."""
+    """List the cookies, or those sent to urls."""
     if args.urls:
         tab = await session.tab()
         reply = await tab.session.send("Network.getCookies", {"urls": args.urls}, timeout=PAGE_TIMEOUT)
@@ -197,7 +194,7 @@ async def storage_get_cookies(session: ToolSession, args: GetCookiesInput) -> Co
 
 
 class SetCookiesInput(ToolInput):
-    cookies: list[Cookie] = Field(min_length=1, description="Cookies to set; each needs url or domain")
+    cookies: list[Cookie] = Field(min_length=1)
 
 
 class CountOutput(MessageOutput):
@@ -206,22 +203,20 @@ class CountOutput(MessageOutput):
 
 @tool("storage_set_cookies", SetCookiesInput, CountOutput)
 async def storage_set_cookies(session: ToolSession, args: SetCookiesInput) -> CountOutput:
-    """Set cookies in this browser context (overwriting same name, domain and path). Each needs url
-    or domain; a cookie with url only is host-only. They are sent from the next request on."""
+    """Set cookies (each needs url or domain)."""
     await set_cookies(session, [c.model_dump(exclude_none=True) for c in args.cookies])
     return CountOutput(message=f"set {len(args.cookies)} cookies", count=len(args.cookies))
 
 
 class DeleteCookieInput(ToolInput):
-    name: str = Field(min_length=1, description="Cookie name")
-    domain: str | None = Field(default=None, description="Only on this domain (a leading dot is ignored)")
-    path: str | None = Field(default=None, description="Only with this exact path")
+    name: str = Field(min_length=1)
+    domain: str | None = None
+    path: str | None = None
 
 
 @tool("storage_delete_cookie", DeleteCookieInput, CountOutput)
 async def storage_delete_cookie(session: ToolSession, args: DeleteCookieInput) -> CountOutput:
-    """Delete the cookies named name (optionally only on domain and path); count says how many went.
-    Deleting a cookie that does not exist is not an error (count 0)."""
+    """Delete the cookies named name."""
     wanted = (args.domain or "").lstrip(".").lower()
     doomed = [c for c in await context_cookies(session)
               if c["name"] == args.name
@@ -238,7 +233,7 @@ async def storage_delete_cookie(session: ToolSession, args: DeleteCookieInput) -
 
 @tool("storage_clear_cookies", NoInput, CountOutput)
 async def storage_clear_cookies(session: ToolSession, args: NoInput) -> CountOutput:
-    """Delete every cookie of this browser context (all sites); count says how many there were."""
+    """Delete every cookie of every site."""
     count = await clear_cookies(session)
     return CountOutput(message=f"cleared {count} cookies", count=count)
 
@@ -250,9 +245,11 @@ class ClearAllOutput(MessageOutput):
 
 @tool("storage_clear_all", NoInput, ClearAllOutput)
 async def storage_clear_all(session: ToolSession, args: NoInput) -> ClearAllOutput:
-    """Clear all cookies of the browser context, localStorage of every origin the tabs show or have
-    visited, and sessionStorage of the pages the tabs show. Use it for a logged-out, first-visit
-    state; reload afterwards."""
+    """Clear all cookies, localStorage and sessionStorage."""
+    from cdpdriver import CDPError
+
+    from ..session import log
+
     tab = await session.tab()
     cookies = await clear_cookies(session)
     origins = await known_origins(session)
@@ -278,16 +275,13 @@ class StorageStateOutput(ToolOutput):
 
 @tool("storage_get_state", NoInput, StorageStateOutput)
 async def storage_get_state(session: ToolSession, args: NoInput) -> StorageStateOutput:
-    """Snapshot cookies (all sites), localStorage of every origin the tabs show or have visited,
-    and the current page's sessionStorage. Pass the returned state string to storage_set_state,
-    later or in another session, to log back in; state_save keeps it in a named file instead."""
+    """Cookies and web storage as a string for storage_set_state."""
     state = await capture_state(session)
     return StorageStateOutput(cookies=state.cookies, origins=state.origins, state=state.model_dump_json())
 
 
 class SetStateInput(ToolInput):
-    state: str | dict[str, Any] = Field(description=(
-        "The state string from storage_get_state (its object form is accepted too)"))
+    state: str | dict[str, Any]
 
     @field_validator("state")
     @classmethod
@@ -298,9 +292,6 @@ class SetStateInput(ToolInput):
 
 @tool("storage_set_state", SetStateInput, RestoreOutput)
 async def storage_set_state(session: ToolSession, args: SetStateInput) -> RestoreOutput:
-    """Restore a storage_get_state snapshot: set its cookies, write each origin's localStorage
-    (without leaving the current page) and the sessionStorage, which applies to the current tab
-    now or when it next opens that origin. Existing data is kept unless overwritten; call
-    storage_clear_all first for an exact copy. Navigate or reload afterwards."""
+    """Restore a storage_get_state string; reload afterwards."""
     summary = await restore_state(session, parse_state(args.state))
     return RestoreOutput(message=summary.message(), cookies=summary.cookies, origins=summary.origins)

@@ -7,15 +7,17 @@ a popup that exists but is still being attached is waited for briefly.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import trio
 from pydantic import Field, model_validator
 
 from ..models import NoInput, TabInfo, ToolInput, ToolOutput
 from ..registry import tool
-from ..session import ToolSession
-from ..tab import Tab
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
+    from ..tab import Tab
+
 
 # How long a listing waits for a popup that exists but is not adopted yet.
 POPUP_ADOPT_SECONDS = 3.0
@@ -29,6 +31,8 @@ async def _page_targets(session: ToolSession) -> dict[str, dict[str, Any]]:
 
 async def sync_tabs(session: ToolSession) -> dict[str, dict[str, Any]]:
     """Make ``session.tabs`` match the browser; returns the page targets by id (for url/title)."""
+    import trio
+
     await session.ensure_browser()
     deadline = trio.current_time() + POPUP_ADOPT_SECONDS
     while True:
@@ -66,17 +70,15 @@ class TabListOutput(ToolOutput):
 
 @tool("tab_list", NoInput, TabListOutput)
 async def tab_list(session: ToolSession, args: NoInput) -> TabListOutput:
-    """List the open tabs (index, id, url, title) and which one is current. Tabs the page
-    opened itself (window.open, target=_blank links) are included, so call this after a click
-    that may have opened a new tab, then tab_select it."""
+    """The open tabs, popups included, and the current one."""
     targets = await sync_tabs(session)
     tabs = [tab_info(session, t, targets) for t in session.tabs]
     return TabListOutput(tabs=tabs, count=len(tabs), current_tab=session.current)
 
 
 class TabRefInput(ToolInput):
-    index: int | None = Field(default=None, ge=0, description="0-based tab index from tab_list")
-    id: str | None = Field(default=None, min_length=1, description="Tab id from tab_list")
+    index: int | None = Field(default=None, ge=0)
+    id: str | None = Field(default=None, min_length=1)
 
     @model_validator(mode="after")
     def _not_both(self) -> TabRefInput:
@@ -100,8 +102,7 @@ class TabSelectOutput(ToolOutput):
 
 @tool("tab_select", TabSelectInput, TabSelectOutput, records=True)
 async def tab_select(session: ToolSession, args: TabSelectInput) -> TabSelectOutput:
-    """Make a tab (by index or id from tab_list) the current one and bring it to the front;
-    every later page, element and js tool acts on it."""
+    """Make a tab current and bring it to the front."""
     targets = await sync_tabs(session)
     tab = session.find_tab(args.index, args.id)
     session.current = session.tabs.index(tab)
@@ -131,8 +132,7 @@ async def close_and_report(session: ToolSession, tab: Tab) -> TabCloseOutput:
 
 @tool("tab_close", TabRefInput, TabCloseOutput, records=True)
 async def tab_close(session: ToolSession, args: TabRefInput) -> TabCloseOutput:
-    """Close a tab by index or id (default: the current tab). Returns how many tabs remain
-    and which one is current now."""
+    """Close a tab (default the current one)."""
     await sync_tabs(session)
     if args.index is None and args.id is None:
         tab = session.tabs[session.current]

@@ -17,22 +17,24 @@ import re
 import shutil
 import time
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import trio
 from pydantic import Field
 
-from cdpdriver import CDPError, JavaScriptError
-from cdpdriver.scripts import call_expression, load_script
-
-from .. import tracing
 from ..errors import ToolError
 from ..models import MessageOutput, NoInput, ToolInput
-from ..recording import Switch, evaluate_main, stamp, start_background, tab_alive
 from ..registry import Outcome, Tool, tool
-from ..session import ToolSession
-from ..tab import RequestRecord, Tab
+
+if TYPE_CHECKING:
+    import trio
+
+    from .. import tracing
+    from ..recording import Switch
+    from ..session import ToolSession
+    from ..tab import RequestRecord, Tab
+
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +42,23 @@ SNAPSHOT_MAX_CHARS = 512_000
 SOURCES_MAX_BYTES = 20_000_000
 SNAPSHOT_TIMEOUT = 3.0
 SNAPSHOT_DRAIN_TIMEOUT = 10.0
-# The page as a static document: scripts and inline handlers removed (opening a snapshot must not
-# run the page), form state copied into attributes, and a <base> so styles and images still load.
-_SNAPSHOT_JS = call_expression(load_script("tools", "page_snapshot"), SNAPSHOT_MAX_CHARS)
+
+
+@cache
+def _snapshot_js() -> str:
+    """The page as a static document: scripts and inline handlers removed (opening a snapshot
+    must not run the page), form state copied into attributes, and a <base> so styles and
+    images still load."""
+    from cdpdriver.scripts import call_expression, load_script
+
+    return call_expression(load_script("tools", "page_snapshot"), SNAPSHOT_MAX_CHARS)
+
+
+def _event() -> trio.Event:
+    """A record's event, made when tracing starts: declaring the tools must not import trio."""
+    import trio
+
+    return trio.Event()
 
 
 @dataclass
@@ -78,7 +94,7 @@ class TraceRecord:
     chunks_written: int = 0
     notes: list[str] = field(default_factory=list)
     queue: Any = None
-    worker_done: trio.Event = field(default_factory=trio.Event)
+    worker_done: trio.Event = field(default_factory=_event)
     observer: Any = None
     detach_observer: Any = None
     segment_running: bool = False
@@ -87,6 +103,8 @@ class TraceRecord:
 
     @property
     def categories(self) -> list[str]:
+        from .. import tracing
+
         return tracing.categories(self.screenshots, self.sources)
 
     def discard(self) -> None:
@@ -105,7 +123,12 @@ class TraceRecord:
         return self.next_id
 
 
-TRACE = Switch[TraceRecord]("trace", "tracing", "trace_start", "trace_stop")
+@cache
+def _trace() -> Switch[TraceRecord]:
+    """Built on first use: ``recording`` loads the driver, which declaring tools must not."""
+    from ..recording import Switch
+
+    return Switch("trace", "tracing", "trace_start", "trace_stop")
 
 
 # -- recording plumbing ------------------------------------------------------------------
@@ -121,6 +144,9 @@ def _track_tabs(session: ToolSession, record: TraceRecord) -> None:
 
 
 async def _mark(record: TraceRecord, kind: str, name: str, **extra: Any) -> tracing.Marker:
+    from .. import tracing
+    from ..recording import tab_alive
+
     marker = tracing.Marker(kind, name, f"a11y-{kind}-{record.fresh_id()}", **extra)
     record.markers.append(marker)
     if record.segment_running and tab_alive(record.tab):
@@ -130,6 +156,13 @@ async def _mark(record: TraceRecord, kind: str, name: str, **extra: Any) -> trac
 
 async def _end_segment(record: TraceRecord) -> None:
     """Close the running segment into a file (whatever survives if the tab has gone)."""
+    import trio
+
+    from cdpdriver import CDPError
+
+    from .. import tracing
+    from ..recording import tab_alive
+
     if not record.segment_running:
         return
     record.segment_running = False
@@ -146,12 +179,16 @@ async def _end_segment(record: TraceRecord) -> None:
 
 
 async def _start_segment(record: TraceRecord) -> None:
+    from .. import tracing
+
     await tracing.start_segment(record.tab.session, record.categories)
     record.segment_running = True
 
 
 async def _roll(record: TraceRecord) -> None:
     """End the running segment and begin the next: chunk boundaries fall between segments."""
+    from ..recording import tab_alive
+
     await _end_segment(record)
     if tab_alive(record.tab):
         await _start_segment(record)
@@ -167,10 +204,16 @@ async def _capture_snapshots(record: TraceRecord, receive: Any) -> None:
 
 
 async def _capture_one(record: TraceRecord, index: int, tool_name: str, tab: Tab) -> None:
+    import trio
+
+    from cdpdriver import CDPError, JavaScriptError
+
+    from ..recording import evaluate_main, tab_alive
+
     if not tab_alive(tab) or tab.dialog is not None:
         return
     try:
-        page = await evaluate_main(tab, _SNAPSHOT_JS, timeout=SNAPSHOT_TIMEOUT)
+        page = await evaluate_main(tab, _snapshot_js(), timeout=SNAPSHOT_TIMEOUT)
     except (ToolError, CDPError, JavaScriptError, trio.TooSlowError) as exc:
         log.debug("snapshot after %s failed: %s", tool_name, exc)
         return
@@ -188,6 +231,8 @@ async def _capture_one(record: TraceRecord, index: int, tool_name: str, tab: Tab
 
 
 def _observer(session: ToolSession, record: TraceRecord) -> Any:
+    import trio
+
     def observe(spec: Tool, arguments: dict[str, Any], outcome: Outcome) -> None:
         if not spec.records or spec.namespace == "trace":
             return
@@ -205,6 +250,8 @@ def _observer(session: ToolSession, record: TraceRecord) -> Any:
 
 
 async def _finish_snapshots(record: TraceRecord) -> None:
+    import trio
+
     if record.queue is None:
         return
     record.queue.close()
@@ -228,6 +275,8 @@ def _safe_name(url: str, index: int) -> str:
 async def _keep_sources(record: TraceRecord, events: Any) -> None:
     """Save each script the traced tab loads as soon as it has loaded: the browser drops
     response bodies when the page navigates, so asking at trace_stop would be too late."""
+    from cdpdriver import CDPError
+
     scripts: dict[str, str] = {}
     total = 0
     with events:
@@ -256,6 +305,8 @@ async def _keep_sources(record: TraceRecord, events: Any) -> None:
 async def _package(record: TraceRecord, *, segments: list[Path], markers: list[tracing.Marker],
                    snaps: list[tuple[str, Path]], baseline: set[int], since: float, title: str,
                    name: str) -> tracing.Package:
+    from .. import tracing
+
     requests = [r for r in _all_requests(record) if id(r) not in baseline]
     browser = record.tab.page.browser
     metadata = {"a11y-trace": {
@@ -284,6 +335,8 @@ class TraceStopOutput(TraceArchiveOutput):
 
 
 def _emit(session: ToolSession, package: tracing.Package, path: str | None, default_name: str) -> dict[str, Any]:
+    from .. import tracing
+
     if path:
         out = session.output_path(path, default_name)
         counts = tracing.write_zip(out, package)
@@ -305,12 +358,11 @@ def _describe(result: dict[str, Any], what: str, notes: list[str]) -> str:
 
 
 class TraceStartInput(ToolInput):
-    name: str = Field(default="trace", min_length=1, max_length=80, pattern=r"^[A-Za-z0-9_.-]+$",
-                      description="Name of the trace, used for file names")
-    title: str = Field(default="", max_length=200, description="Title shown with the trace")
-    screenshots: bool = Field(default=True, description="Record screenshots of the page as it paints")
-    snapshots: bool = Field(default=True, description="Save a DOM snapshot (HTML) after each action tool call")
-    sources: bool = Field(default=False, description="Also record JavaScript call stacks/samples and save the page's scripts")
+    name: str = Field(default="trace", min_length=1, max_length=80, pattern=r"^[A-Za-z0-9_.-]+$")
+    title: str = Field(default="", max_length=200)
+    screenshots: bool = True
+    snapshots: bool = True
+    sources: bool = False
 
 
 class TraceStartOutput(MessageOutput):
@@ -319,10 +371,12 @@ class TraceStartOutput(MessageOutput):
 
 @tool("trace_start", TraceStartInput, TraceStartOutput)
 async def trace_start(session: ToolSession, args: TraceStartInput) -> TraceStartOutput:
-    """Start a performance trace of the current tab (Chrome tracing: tasks, scripts, layout, paint,
-    network) plus a HAR of its requests, screenshots, and a DOM snapshot after each action tool.
-    Do the actions, then call trace_stop to get the ZIP. Use trace_group_start/stop to label steps."""
-    TRACE.ensure_off(session)
+    """Start a performance trace with HAR, screenshots and DOM snapshots."""
+    import trio
+
+    from ..recording import stamp, start_background
+
+    _trace().ensure_off(session)
     tab = await session.tab()
     workdir = session.output_path(f".tmp/trace-{args.name}-{stamp()}/segment-0000.json", "").parent
     record = TraceRecord(tab, args.name, args.title, args.screenshots, args.snapshots, args.sources, workdir)
@@ -350,7 +404,7 @@ async def trace_start(session: ToolSession, args: TraceStartInput) -> TraceStart
             session.observers.remove(record.observer)
 
     record.detach_observer = detach_observer
-    TRACE.set(session, record)
+    _trace().set(session, record)
     what = ", ".join(x for x, on in (("screenshots", args.screenshots), ("DOM snapshots", args.snapshots),
                                      ("script sources", args.sources)) if on)
     return TraceStartOutput(message=f"tracing started on tab {session.current}" + (f" with {what}" if what else ""),
@@ -358,19 +412,17 @@ async def trace_start(session: ToolSession, args: TraceStartInput) -> TraceStart
 
 
 class TraceStopInput(ToolInput):
-    path: str | None = Field(default=None, min_length=1, description=(
-        "ZIP file to write, inside the output directory (recommended). Without it the ZIP comes back "
-        "base64-encoded in data, which can be large"))
+    path: str | None = Field(default=None, min_length=1, description="Without it, the ZIP comes as base64")
 
 
 @tool("trace_stop", TraceStopInput, TraceStopOutput)
 async def trace_stop(session: ToolSession, args: TraceStopInput) -> TraceStopOutput:
-    """Stop tracing and write the ZIP: trace.json (open in Perfetto or DevTools → Performance),
-    network.har, screenshots/, snapshots/ (DOM after each action) and markers.json (groups, chunks).
-    Give path to save it in the output directory; without path it is returned base64-encoded."""
+    """Stop tracing and write the ZIP (opens in Perfetto)."""
+    from .. import tracing
+
     if args.path:
         session.output_path(args.path, "trace.zip")  # a bad path is refused while the trace still runs
-    record = TRACE.take(session, keep_dead=True)
+    record = _trace().take(session, keep_dead=True)
     record.detach_observer()
     try:
         await _finish_snapshots(record)
@@ -393,8 +445,8 @@ async def trace_stop(session: ToolSession, args: TraceStopInput) -> TraceStopOut
 
 
 class ChunkStartInput(ToolInput):
-    name: str = Field(default="", max_length=80, pattern=r"^[A-Za-z0-9_.-]*$", description="Name of the chunk (file naming)")
-    title: str = Field(default="", max_length=200, description="Title of the chunk")
+    name: str = Field(default="", max_length=80, pattern=r"^[A-Za-z0-9_.-]*$")
+    title: str = Field(default="", max_length=200)
 
 
 class ChunkStartOutput(MessageOutput):
@@ -403,9 +455,8 @@ class ChunkStartOutput(MessageOutput):
 
 @tool("trace_chunk_start", ChunkStartInput, ChunkStartOutput)
 async def trace_chunk_start(session: ToolSession, args: ChunkStartInput) -> ChunkStartOutput:
-    """Begin a chunk: a slice of the running trace (from now until trace_chunk_stop) that is saved as
-    its own ZIP, e.g. one per test step. The full trace keeps recording; needs trace_start first."""
-    record = TRACE.get(session)
+    """Start a slice of the trace that trace_chunk_stop saves as its own ZIP."""
+    record = _trace().get(session)
     if record.chunk is not None:
         raise ToolError("already_started", f"chunk {record.chunk.name!r} is open; call trace_chunk_stop first")
     name = args.name or f"{record.name}-chunk-{record.chunks_written + 1}"
@@ -418,15 +469,15 @@ async def trace_chunk_start(session: ToolSession, args: ChunkStartInput) -> Chun
 
 
 class ChunkStopInput(ToolInput):
-    path: str | None = Field(default=None, min_length=1, description=(
-        "ZIP file for the chunk inside the output directory; without it the ZIP is returned base64-encoded"))
+    path: str | None = Field(default=None, min_length=1, description="Without it, the ZIP comes as base64")
 
 
 @tool("trace_chunk_stop", ChunkStopInput, TraceArchiveOutput)
 async def trace_chunk_stop(session: ToolSession, args: ChunkStopInput) -> TraceArchiveOutput:
-    """End the chunk begun by trace_chunk_start and write just that slice (trace events, requests,
-    snapshots and markers since the chunk began) as its own ZIP; tracing continues."""
-    record = TRACE.get(session)
+    """Save the trace slice since trace_chunk_start."""
+    import trio
+
+    record = _trace().get(session)
     chunk = record.chunk
     if chunk is None:
         raise ToolError("not_started", "no chunk is open; call trace_chunk_start first")
@@ -450,8 +501,8 @@ async def trace_chunk_stop(session: ToolSession, args: ChunkStopInput) -> TraceA
 
 
 class GroupStartInput(ToolInput):
-    name: str = Field(min_length=1, max_length=200, description="Label of the group, e.g. 'log in'")
-    location: str | None = Field(default=None, max_length=500, description="Source location it belongs to, e.g. test.py:42")
+    name: str = Field(min_length=1, max_length=200)
+    location: str | None = Field(default=None, max_length=500)
 
 
 class GroupOutput(MessageOutput):
@@ -461,9 +512,8 @@ class GroupOutput(MessageOutput):
 
 @tool("trace_group_start", GroupStartInput, GroupOutput)
 async def trace_group_start(session: ToolSession, args: GroupStartInput) -> GroupOutput:
-    """Open a named group in the running trace: the actions until trace_group_stop appear as one
-    labelled span in the trace viewers (user timing). Groups nest."""
-    record = TRACE.get(session)
+    """Open a named span in the trace."""
+    record = _trace().get(session)
     marker = await _mark(record, "group_start", args.name, location=args.location)
     marker.group_id = marker_id = record.fresh_id()
     record.open_groups.append((marker_id, args.name))
@@ -473,8 +523,8 @@ async def trace_group_start(session: ToolSession, args: GroupStartInput) -> Grou
 
 @tool("trace_group_stop", NoInput, GroupOutput)
 async def trace_group_stop(session: ToolSession, args: NoInput) -> GroupOutput:
-    """Close the innermost open trace group (started by trace_group_start)."""
-    record = TRACE.get(session)
+    """Close the innermost trace span."""
+    record = _trace().get(session)
     if not record.open_groups:
         raise ToolError("not_started", "no trace group is open; call trace_group_start first")
     group_id, name = record.open_groups.pop()

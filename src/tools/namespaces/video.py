@@ -5,18 +5,21 @@ from __future__ import annotations
 import base64
 import time
 from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
 
 from pydantic import Field, field_validator
 
-from cdpdriver import CDPError
-
 from ..models import MessageOutput, NoInput, ToolInput
-from ..recording import Switch, evaluate_main, run_soon, stamp, start_background, tab_alive
 from ..registry import tool
-from ..screencast import Frame, Screencast, ScreencastOptions
-from ..session import ToolSession
-from ..tab import Tab
-from ..video_encoder import VideoEncoder
+
+if TYPE_CHECKING:
+    from ..recording import Switch
+    from ..screencast import Frame, Screencast
+    from ..session import ToolSession
+    from ..tab import Tab
+    from ..video_encoder import VideoEncoder
+
 
 DEFAULT_BOX = 800  # like the usual recorders: the viewport scaled down to fit 800x800
 
@@ -30,17 +33,24 @@ class VideoRecord:
 
     def discard(self) -> None:
         """The tab closed and nobody stopped the recording: stop the stream, kill ffmpeg."""
+        from ..recording import run_soon
+
         run_soon(self.tab, self.cast.stop)
         run_soon(self.tab, self.encoder.abort)
 
 
-VIDEO = Switch[VideoRecord]("video", "video recording", "video_start", "video_stop")
+@cache
+def _video() -> Switch[VideoRecord]:
+    """Built on first use: ``recording`` loads the driver, which declaring tools must not."""
+    from ..recording import Switch
+
+    return Switch("video", "video recording", "video_start", "video_stop")
 
 
 class VideoStartInput(ToolInput):
-    dir: str = Field(default="videos", min_length=1, description="Folder inside the output directory for the video file")
-    width: int | None = Field(default=None, ge=16, le=3840, description="Video width in pixels (default: the viewport scaled to fit 800x800)")
-    height: int | None = Field(default=None, ge=16, le=2160, description="Video height in pixels (default: from the viewport's aspect)")
+    dir: str = Field(default="videos", min_length=1)
+    width: int | None = Field(default=None, ge=16, le=3840, description="Even")
+    height: int | None = Field(default=None, ge=16, le=2160, description="Even")
 
     @field_validator("width", "height")
     @classmethod
@@ -73,6 +83,8 @@ def _even(value: float) -> int:
 
 async def _frame_size(tab: Tab, width: int | None, height: int | None) -> tuple[int, int]:
     """Requested size, completing a missing side from the viewport's aspect ratio."""
+    from ..recording import evaluate_main
+
     if width and height:
         return width, height
     view = await evaluate_main(tab, "({w: innerWidth, h: innerHeight})") or {}
@@ -87,10 +99,12 @@ async def _frame_size(tab: Tab, width: int | None, height: int | None) -> tuple[
 
 @tool("video_start", VideoStartInput, VideoStartOutput)
 async def video_start(session: ToolSession, args: VideoStartInput) -> VideoStartOutput:
-    """Start recording the current tab as a video (WebM, VP8) of the given size; everything the
-    page shows until video_stop is in it, at a constant frame rate whose length matches wall time.
-    The file goes to <dir>/video-<time>.webm in the output directory."""
-    VIDEO.ensure_off(session)
+    """Record the tab as a WebM video until video_stop."""
+    from ..recording import stamp, start_background
+    from ..screencast import Screencast, ScreencastOptions
+    from ..video_encoder import VideoEncoder
+
+    _video().ensure_off(session)
     tab = await session.tab()
     width, height = await _frame_size(tab, args.width, args.height)
     out = session.output_path(f"{args.dir}/video-{stamp()}.webm", "video.webm")
@@ -102,13 +116,17 @@ async def video_start(session: ToolSession, args: VideoStartInput) -> VideoStart
     except BaseException:
         await encoder.abort()
         raise
-    VIDEO.set(session, VideoRecord(tab, cast, encoder, time.monotonic()))
+    _video().set(session, VideoRecord(tab, cast, encoder, time.monotonic()))
     return VideoStartOutput(message=f"recording {width}x{height} video to {encoder.out}",
                             path=str(encoder.out), width=width, height=height)
 
 
 async def _fallback_frame(tab: Tab) -> Frame | None:
     """A page that never repainted still gets one frame: a screenshot of it."""
+    from cdpdriver import CDPError
+
+    from ..screencast import Frame
+
     try:
         shot = await tab.session.send("Page.captureScreenshot", {"format": "jpeg", "quality": 80}, timeout=10)
     except CDPError:
@@ -118,9 +136,10 @@ async def _fallback_frame(tab: Tab) -> Frame | None:
 
 @tool("video_stop", NoInput, VideoStopOutput)
 async def video_stop(session: ToolSession, args: NoInput) -> VideoStopOutput:
-    """Stop the recording started by video_start and finish the file: returns its path, duration
-    in seconds, frame count and size."""
-    record = VIDEO.take(session, keep_dead=True)
+    """Stop video_start; returns the file."""
+    from ..recording import tab_alive
+
+    record = _video().take(session, keep_dead=True)
     fallback: Frame | None = None
     try:
         await record.cast.stop()

@@ -12,20 +12,18 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import trio
 from pydantic import Field, field_validator
 
-from cdpdriver import ProtocolError
-from cdpdriver.scripts import call_expression, load_script
-
-from .. import locate
 from ..errors import ToolError
 from ..models import ToolInput, ToolOutput, WaitTimeoutMs
 from ..registry import tool
-from ..session import ToolSession
-from ..tab import Tab
+
+if TYPE_CHECKING:
+    from ..session import ToolSession
+    from ..tab import Tab
+
 
 ElementState = Literal["attached", "detached", "visible", "hidden"]
 POLL_INTERVAL_MS = 50
@@ -56,7 +54,6 @@ def _elapsed(started: float) -> int:
 
 # ``check`` returns {done, value?, reason?, code?, fatal?}; the loop ends when it is done,
 # fatal (an error that waiting cannot fix), or the deadline passes.
-_POLL = load_script("tools", "poll_until")
 
 
 async def poll_in_page(session: ToolSession, check: str, timeout_ms: int) -> dict[str, Any]:
@@ -64,10 +61,17 @@ async def poll_in_page(session: ToolSession, check: str, timeout_ms: int) -> dic
 
     Returns the check's last result; ``timedOut`` is set when the deadline passed.
     """
+    import trio
+
+    from cdpdriver import ProtocolError
+    from cdpdriver.scripts import load_script
+
+    from .. import locate
+
     deadline = trio.current_time() + timeout_ms / 1000
     while True:
         remaining = max(0.0, deadline - trio.current_time())
-        expression = f"({_POLL})({check}, {int(remaining * 1000)}, {POLL_INTERVAL_MS})"
+        expression = f"({load_script('tools', 'poll_until')})({check}, {int(remaining * 1000)}, {POLL_INTERVAL_MS})"
         try:
             with trio.move_on_after(remaining + 2):
                 result = await locate.evaluate(session, expression, timeout=remaining + 5)
@@ -75,13 +79,10 @@ async def poll_in_page(session: ToolSession, check: str, timeout_ms: int) -> dic
             return {"done": False, "timedOut": True, "reason": "the page did not answer (a script is busy)"}
         except ProtocolError as exc:
             # The document went away mid-wait (navigation): poll again in the new one.
-            if context_lost(exc) and trio.current_time() < deadline:
+            if locate.context_lost(exc) and trio.current_time() < deadline:
                 await trio.sleep(0.05)
                 continue
             raise
-
-
-context_lost = locate.context_lost
 
 
 def _fail(result: dict[str, Any], timeout_message: str) -> ToolError:
@@ -95,18 +96,20 @@ def _fail(result: dict[str, Any], timeout_message: str) -> ToolError:
 
 
 class SelectorWaitInput(ToolInput):
-    selector: str = Field(min_length=1, description="CSS selector (in the current frame; ' >>> ' pierces shadow roots)")
-    state: ElementState = Field(default="visible", description="State to wait for")
+    selector: str = Field(min_length=1)
+    state: ElementState = "visible"
     timeout_ms: int = WaitTimeoutMs
 
 
 class StateWaitInput(ToolInput):
-    selector: str = Field(min_length=1, description="CSS selector (in the current frame; ' >>> ' pierces shadow roots)")
-    state: ElementState = Field(description="State to wait for: attached, detached, visible or hidden")
+    selector: str = Field(min_length=1)
+    state: ElementState
     timeout_ms: int = WaitTimeoutMs
 
 
 async def _wait_element(session: ToolSession, selector: str, state: str, timeout_ms: int) -> WaitOutput:
+    from .. import locate
+
     started = time.perf_counter()
     locator = {"kind": "css", "value": selector, "name": None}
     # find polls in the page and restarts in the new document after a navigation.
@@ -116,17 +119,13 @@ async def _wait_element(session: ToolSession, selector: str, state: str, timeout
 
 @tool("wait_for_selector", SelectorWaitInput, WaitOutput)
 async def wait_for_selector(session: ToolSession, args: SelectorWaitInput) -> WaitOutput:
-    """Wait until an element matching the CSS selector is visible (or attached, hidden,
-    detached with state). Returns at once when it already is. Fails with element_not_found
-    when nothing ever matched, timeout when something matched but never reached the state."""
+    """Wait until an element is visible (or in state)."""
     return await _wait_element(session, args.selector, args.state, args.timeout_ms)
 
 
 @tool("wait_for_state", StateWaitInput, WaitOutput)
 async def wait_for_state(session: ToolSession, args: StateWaitInput) -> WaitOutput:
-    """Wait until the element matching the selector reaches the given state: attached,
-    detached (removed or never present), visible, or hidden (not rendered or absent).
-    Use it after an action to wait for a spinner to go away or a panel to open."""
+    """Wait until an element is attached, detached, visible or hidden."""
     return await _wait_element(session, args.selector, args.state, args.timeout_ms)
 
 
@@ -134,21 +133,20 @@ async def wait_for_state(session: ToolSession, args: StateWaitInput) -> WaitOutp
 
 
 class TextWaitInput(ToolInput):
-    text: str = Field(min_length=1, description="Text to wait for (substring, case-insensitive, whitespace-normalised)")
-    selector: str | None = Field(default=None, min_length=1, description="Only look inside elements matching this CSS selector")
+    text: str = Field(min_length=1)
+    selector: str | None = Field(default=None, min_length=1)
     timeout_ms: int = WaitTimeoutMs
 
 
 def _text_check(text: str, selector: str | None) -> str:
+    from cdpdriver.scripts import call_expression, load_script
+
     return "() => " + call_expression(load_script("tools", "text_present"), text, selector)
 
 
 @tool("wait_for_text", TextWaitInput, WaitOutput)
 async def wait_for_text(session: ToolSession, args: TextWaitInput) -> WaitOutput:
-    """Wait until the text is present in the page's visible text (innerText, open shadow
-    roots included), or inside the elements matching selector. Matching is a
-    case-insensitive substring with whitespace collapsed. On timeout the message shows
-    the start of the text that was there."""
+    """Wait until the visible text contains text."""
     started = time.perf_counter()
     result = await poll_in_page(session, _text_check(args.text, args.selector), args.timeout_ms)
     where = f" in {args.selector!r}" if args.selector else ""
@@ -166,23 +164,21 @@ async def wait_for_text(session: ToolSession, args: TextWaitInput) -> WaitOutput
 
 
 class FunctionWaitInput(ToolInput):
-    function: str = Field(min_length=1, description=(
-        "JavaScript expression or function source, e.g. 'window.appReady' or "
-        "'() => document.querySelectorAll(\"li\").length > 3'; polled until truthy (promises awaited)"))
+    function: str = Field(min_length=1)
     timeout_ms: int = WaitTimeoutMs
 
 
 def _function_check(source: str) -> str:
     """The user's expression, spliced in as code (a page's CSP may forbid eval), then judged."""
+    from cdpdriver.scripts import load_script
+
     body = source.strip().rstrip(";").strip()
     return f"async () => ({load_script('tools', 'truthy_result')})(await (\n{body}\n))"
 
 
 @tool("wait_for_function", FunctionWaitInput, WaitFunctionOutput)
 async def wait_for_function(session: ToolSession, args: FunctionWaitInput) -> WaitFunctionOutput:
-    """Poll a JavaScript expression or function in the current frame every 50 ms until it
-    returns something truthy, and return that value. Survives navigations (it restarts in
-    the new document). A script that throws fails at once with javascript_error."""
+    """Wait until a JS expression is truthy; returns its value."""
     started = time.perf_counter()
     result = await poll_in_page(session, _function_check(args.function), args.timeout_ms)
     if result.get("done"):
@@ -215,9 +211,7 @@ def url_matcher(pattern: str) -> Callable[[str], bool]:
 
 
 class UrlWaitInput(ToolInput):
-    pattern: str = Field(min_length=1, description=(
-        "'/regex/' (flags i, m, s allowed after it), a glob matched against the whole URL when it "
-        "contains * ('**' = anything, '*' = anything but '/'; e.g. '**/done*'), or else a plain substring"))
+    pattern: str = Field(min_length=1)
     timeout_ms: int = WaitTimeoutMs
 
     @field_validator("pattern")
@@ -242,9 +236,9 @@ def _navigated_url(tab: Tab, method: str, params: dict[str, Any]) -> str | None:
 
 @tool("wait_for_url", UrlWaitInput, WaitUrlOutput)
 async def wait_for_url(session: ToolSession, args: UrlWaitInput) -> WaitUrlOutput:
-    """Wait until the current tab's URL matches the pattern: '/regex/', a glob with * over the
-    whole URL ('**/done*'), or a plain substring. Returns at once when the URL already
-    matches; otherwise follows navigations, including same-document ones (pushState, #hash)."""
+    """Wait until the URL matches pattern."""
+    import trio
+
     started = time.perf_counter()
     tab = await session.tab()
     matches = url_matcher(args.pattern)
@@ -263,8 +257,7 @@ async def wait_for_url(session: ToolSession, args: UrlWaitInput) -> WaitUrlOutpu
 
 
 class LoadWaitInput(ToolInput):
-    state: Literal["load", "domcontentloaded", "networkidle"] = Field(description=(
-        "load, domcontentloaded, or networkidle (load fired and no request in flight for 500 ms)"))
+    state: Literal["load", "domcontentloaded", "networkidle"]
     timeout_ms: int = WaitTimeoutMs
 
 
@@ -284,9 +277,9 @@ def _pending_requests(tab: Tab) -> list[str]:
 
 @tool("wait_for_load", LoadWaitInput, WaitUrlOutput)
 async def wait_for_load(session: ToolSession, args: LoadWaitInput) -> WaitUrlOutput:
-    """Wait until the current document reached a load state: domcontentloaded, load, or
-    networkidle (no request in flight for 500 ms). Returns at once when it already has. Use
-    networkidle after an action that loads data in the background."""
+    """Wait until the document reaches a load state."""
+    import trio
+
     started = time.perf_counter()
     tab = await session.tab()
     deadline = trio.current_time() + args.timeout_ms / 1000

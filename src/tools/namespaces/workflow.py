@@ -11,22 +11,20 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, quote_plus
 
-import trio
 from pydantic import Field, SecretStr
 
-from cdpdriver import JavaScriptError
-from cdpdriver.scripts import call_expression, load_script
-
-from .. import inputs, locate
-from ..assertions.polling import poll
 from ..assertions.urls import url_matches
 from ..errors import ToolError
 from ..models import TimeoutMs, ToolInput, ToolOutput, WaitTimeoutMs
 from ..registry import tool
-from ..session import ToolSession
+
+if TYPE_CHECKING:
+    from .. import locate
+    from ..session import ToolSession
+
 
 INVALID_GRACE_S = 0.3
 
@@ -34,16 +32,14 @@ INVALID_GRACE_S = 0.3
 
 
 class LoginInput(ToolInput):
-    url: str | None = Field(default=None, min_length=1, description="Login page to open first; omit to use the current page")
-    username_selector: str = Field(min_length=1, description="CSS selector of the username/email field")
-    password_selector: str = Field(min_length=1, description="CSS selector of the password field")
-    submit_selector: str = Field(min_length=1, description="CSS selector of the submit button (clicked for real)")
-    username: str = Field(min_length=1, description="Username or email to type")
-    password: SecretStr = Field(min_length=1, description="Password to type; never echoed in any output")
-    success_url: str | None = Field(default=None, min_length=1, description=(
-        "URL expected after login: /regex/ (or ^…$), a glob with * or ?, or a substring"))
-    success_selector: str | None = Field(default=None, min_length=1, description=(
-        "CSS selector of an element that appears only when logged in"))
+    url: str | None = Field(default=None, min_length=1)
+    username_selector: str = Field(min_length=1)
+    password_selector: str = Field(min_length=1)
+    submit_selector: str = Field(min_length=1)
+    username: str = Field(min_length=1)
+    password: SecretStr = Field(min_length=1)
+    success_url: str | None = Field(default=None, min_length=1)
+    success_selector: str | None = Field(default=None, min_length=1)
     timeout_ms: int = WaitTimeoutMs
 
 
@@ -69,19 +65,22 @@ def redact(text: str, secret: str) -> str:
 
 async def fill_field(element: locate.Element, value: str) -> bool:
     """Click into the field, select what is there, and type over it; True when the value took."""
+    from .. import inputs
+
     await element.click()
     await inputs.press(element.tab.session, "Control+A")
     await element.tab.session.send("Input.insertText", {"text": value})
     return bool(await element.call("function (v) { return this.value === v; }", value))
 
 
-# Runs after submitting, in the current frame: is this still the same document, which
-# criteria hold, and what error texts or invalid fields does the page show?
-LOGIN_STATE_JS = load_script("tools", "login_state")
 _SELECTOR_VALID = "(selector) => { try { document.querySelector(selector); return true; } catch { return false; } }"
 
 
 async def _check_selector(session: ToolSession, name: str, selector: str) -> None:
+    from cdpdriver.scripts import call_expression
+
+    from .. import locate
+
     ok = await locate.evaluate(session, call_expression(_SELECTOR_VALID, selector))
     if not ok:
         raise ToolError("invalid_arguments", f"{name} {selector!r} is not valid CSS")
@@ -91,6 +90,8 @@ class _Login:
     """One login attempt: fills, submits, then watches the page for the verdict."""
 
     def __init__(self, session: ToolSession, args: LoginInput) -> None:
+        import trio
+
         self.session, self.args = session, args
         self.secret = args.password.get_secret_value()
         self.deadline = trio.current_time() + args.timeout_ms / 1000
@@ -99,6 +100,8 @@ class _Login:
         self.errors_before: list[str] = []
 
     def left_ms(self) -> int:
+        import trio
+
         return max(0, int((self.deadline - trio.current_time()) * 1000))
 
     def out(self, success: bool, url: str, reason: str, message: str, errors: list[str] | None = None) -> LoginOutput:
@@ -106,6 +109,8 @@ class _Login:
                            message=redact(message, self.secret), errors=[redact(e, self.secret) for e in errors or []])
 
     async def run(self) -> LoginOutput:
+        from .. import locate
+
         args, session = self.args, self.session
         tab = await session.tab()
         if args.url:
@@ -130,8 +135,17 @@ class _Login:
         return await self.verdict()
 
     async def state(self) -> dict[str, Any] | None:
-        """The page's login state, or None while a navigation replaces the document."""
-        expression = call_expression(LOGIN_STATE_JS, self.token, self.args.password_selector,
+        """The page's login state, or None while a navigation replaces the document.
+
+        ``login_state`` runs after submitting, in the current frame: is this still the same
+        document, which criteria hold, and what error texts or invalid fields does the page show?
+        """
+        from cdpdriver.scripts import call_expression, load_script
+
+        from .. import locate
+        from ..assertions.polling import poll
+
+        expression = call_expression(load_script("tools", "login_state"), self.token, self.args.password_selector,
                                      self.args.success_selector)
         try:
             result = await poll(lambda: locate.evaluate(self.session, expression, timeout=10), 0)
@@ -142,6 +156,8 @@ class _Login:
         return None if result.get("navigating") else result
 
     async def verdict(self) -> LoginOutput:
+        import trio
+
         tab = await self.session.tab()
         started = trio.current_time()
         while True:
@@ -200,28 +216,16 @@ class _Login:
 
 @tool("workflow_login", LoginInput, LoginOutput)
 async def workflow_login(session: ToolSession, args: LoginInput) -> LoginOutput:
-    """Log in through a form: open url (if given), click into each field and enter username and password as real input (Input.insertText),
-    click the submit button, then wait up to timeout_ms for success: success_url matching the URL
-    and/or success_selector visible (without either: the password field gone). A failed login is a
-    normal result (success=false) whose reason and message say why: an error text shown, the
-    browser blocking invalid fields, a dialog, still on the login page, or a timeout. The password
-    never appears in the output, and this tool is not recorded by record_start."""
+    """Log in through a form and judge success (success_url, success_selector or the form gone)."""
     return await _Login(session, args).run()
 
 
 # -- workflow_extract_table ------------------------------------------------------------
 
-# Runs with this = the table (or a container of one, or an ARIA table/grid). Expands
-# colspan/rowspan into a grid, finds the header rows, and names the columns.
-TABLE_JS = load_script("tools", "extract_table")
-
-
 class ExtractTableInput(ToolInput):
-    selector: str = Field(min_length=1, description="CSS selector of the table (or of an element containing one)")
-    headers: bool = Field(default=True, description=(
-        "true: rows are objects keyed by column name, from <thead> rows, leading all-<th> rows, or else "
-        "the first row; false: every row is data and rows are arrays"))
-    max_rows: int = Field(default=1000, ge=1, le=100_000, description="At most this many data rows")
+    selector: str = Field(min_length=1)
+    headers: bool = True
+    max_rows: int = Field(default=1000, ge=1, le=100_000)
     timeout_ms: int = TimeoutMs
 
 
@@ -248,14 +252,17 @@ def column_names(raw: list[str]) -> list[str]:
 
 @tool("workflow_extract_table", ExtractTableInput, ExtractTableOutput)
 async def workflow_extract_table(session: ToolSession, args: ExtractTableInput) -> ExtractTableOutput:
-    """Extract a table's data: rows as objects keyed by column name (headers=true) or arrays. Header
-    rows come from <thead>, leading all-<th> rows, or the first row; stacked header rows join as
-    'Group / Column'. A cell spanning several columns or rows fills every cell it covers, and a
-    header spanning two columns names both ('Price', 'Price (2)'). ARIA tables (role=table/grid) work
-    too. Returns rows, columns, count, total_rows and truncated (more rows than max_rows)."""
+    """A table's rows as objects keyed by column, or arrays."""
+    from cdpdriver import JavaScriptError
+    from cdpdriver.scripts import load_script
+
+    from .. import locate
+
     element = await locate.element(session, args.selector, args.timeout_ms, state="attached")
     try:
-        data = await element.call(TABLE_JS, args.headers, args.max_rows)
+        # this = the table (or a container of one, or an ARIA table/grid): colspan/rowspan are
+        # expanded into a grid, the header rows found and the columns named in the page.
+        data = await element.call(load_script("tools", "extract_table"), args.headers, args.max_rows)
     except JavaScriptError as exc:
         if "not a table" in str(exc):
             raise ToolError("invalid_arguments", f"{args.selector!r} is not a table and contains none; "
