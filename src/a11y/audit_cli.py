@@ -5,6 +5,12 @@ what ``POST /audit`` accepts and names the same field when it refuses something.
 carries only the report (pipe it into a file or a CI parser); progress and errors go to
 stderr. Exit codes: 0 audited (and no finding at or above ``--fail-on``), 1 findings at or
 above ``--fail-on``, 2 bad arguments or a failed audit.
+
+A cold start is most of a one-page run, so the work is ordered for it: the arguments are
+checked first (a typo never waits for a browser), then the browser is launched, and the engine
+is imported in a thread while the browser starts. The browser serves this one audit
+(``EngineLimits.private_browser``): the page opens in the tab the browser opened at launch, and
+nothing is prepared for audits that will never come.
 """
 
 from __future__ import annotations
@@ -13,16 +19,13 @@ import argparse
 import logging
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 import trio
 from pydantic import ValidationError
 
 from audit.models import AuditRequest, AuditResult, PageResult, request_errors
 from audit.scoring import EXIT_AUDIT_FAILED, exit_code
-
-if TYPE_CHECKING:  # imported in run(), after the arguments are known to be good
-    from audit.engine import EngineLimits
 
 PROG = "a11y audit"
 
@@ -96,15 +99,33 @@ class Progress:
             self._live = False
 
 
-async def audit_url(request: AuditRequest, limits: EngineLimits, progress: Progress) -> AuditResult:
+def _import_engine() -> None:
+    """The modules the audit and its report need, imported while the browser starts."""
+    import audit.engine  # noqa: F401
+    import audit.reports  # noqa: F401
+
+
+async def audit_url(request: AuditRequest, progress: Progress) -> AuditResult:
     """Launch a browser for this one audit and run it (the process dies with the block)."""
-    from audit.engine import run_audit
-    from cdpdriver import launch
+    from cdpdriver import launch, single_exception
 
     progress.start(request.url)
     try:
-        async with launch() as browser:
-            return await run_audit(browser, request, limits, on_page=progress.page)
+        with single_exception():  # the audit's own failure, not a group around it
+            async with trio.open_nursery() as nursery:
+                imported = trio.Event()
+
+                async def import_engine() -> None:
+                    await trio.to_thread.run_sync(_import_engine)
+                    imported.set()
+
+                nursery.start_soon(import_engine)
+                async with launch() as browser:
+                    await imported.wait()
+                    from audit.engine import EngineLimits, run_audit
+
+                    limits = EngineLimits(private_browser=True)
+                    return await run_audit(browser, request, limits, on_page=progress.page)
     finally:
         progress.finish()
 
@@ -135,15 +156,12 @@ def run(args: argparse.Namespace) -> int:
             option = OPTION_OF_FIELD.get(detail["field"], detail["field"])
             _err(f"invalid {option} (field {detail['field']}): {detail['message']}")
         return EXIT_AUDIT_FAILED
-    # The engine (and its LLM clients) costs most of the start-up; a typo should not wait for it.
-    from audit.engine import EngineLimits
     from audit.failures import AuditFailed
-    from audit.reports import render
     from cdpdriver import CDPError
 
     progress = Progress(request)
     try:
-        result = trio.run(audit_url, request, EngineLimits(), progress)
+        result = trio.run(audit_url, request, progress)
     except AuditFailed as exc:  # the engine's one failure type, classified by the engine
         _err(f"audit failed ({exc.code}): {exc.message}")
         return EXIT_AUDIT_FAILED
@@ -153,6 +171,8 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         _err("interrupted")
         return 130
+    from audit.reports import render
+
     try:
         write_report(render(result, args.format), args.output)
     except OSError as exc:

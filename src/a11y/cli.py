@@ -1,4 +1,4 @@
-"""Command line: ``python -m a11y {serve,audit,mcp,doctor}``.
+"""Command line: ``python -m a11y {serve,worker,audit,mcp,doctor}``.
 
 Each subcommand imports its front end lazily, so ``--help`` and ``doctor``
 stay fast and a broken optional piece cannot break the others.
@@ -20,6 +20,9 @@ def _configure_logging(verbose: bool) -> None:
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    if not verbose:
+        # Alembic narrates its plugin set-up and every migration step at INFO.
+        logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,7 +48,23 @@ def build_parser() -> argparse.ArgumentParser:
                        help="refuse pages and subrequests on loopback, private or link-local addresses")
     serve.add_argument("--navigation-timeout", type=float, default=30.0, help="seconds per page")
     serve.add_argument("--audit-timeout", type=float, default=300.0, help="seconds per audit")
+    serve.add_argument("--max-job-pages", type=int, default=100_000,
+                       help="upper bound for crawl.maxPages of a job (POST /audits)")
+    _add_browser_url(serve)
+    _add_store_and_queue(serve, worker=False)
+    serve.add_argument("--workers", type=int, default=None, metavar="N",
+                       help="pages of jobs this service audits at once with its own browser "
+                       "(default: --concurrency without --queue, 0 with --queue)")
     serve.set_defaults(handler="a11y.service.serve:run")
+
+    worker = sub.add_parser("worker", help="audit the pages of jobs taken from a shared queue")
+    _add_store_and_queue(worker, worker=True)
+    _add_browser_url(worker)
+    worker.add_argument("--concurrency", type=int, default=4, help="pages audited at once")
+    worker.add_argument("--block-private-networks", action="store_true",
+                        help="refuse pages and subrequests on loopback, private or link-local addresses")
+    worker.add_argument("--navigation-timeout", type=float, default=30.0, help="seconds per page")
+    worker.set_defaults(handler="a11y.worker:run")
 
     audit = sub.add_parser("audit", help="audit one URL (or crawl a site) and print a report")
     audit.add_argument("url")
@@ -71,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--browser-url", default=None, help="attach to a running Chrome (http:// or ws://)")
     mcp.add_argument("--timeout", type=int, default=5000, help="default action timeout in ms")
     mcp.add_argument("--init-script", action="append", default=[], help="script file run before page scripts")
+    mcp.add_argument("--profile", default=None, metavar="NAMES",
+                     help="comma-separated tool profiles to expose: core, forms, network, storage, testing, "
+                     "devtools, all (default all; see README); adds to --namespaces and --tools")
     mcp.add_argument("--namespaces", default=None, help="comma-separated namespaces to expose")
     mcp.add_argument("--tools", default=None, help="comma-separated tool names to expose")
     mcp.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
@@ -78,6 +100,28 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--port", type=int, default=8931)
     mcp.set_defaults(handler="a11y.mcp_server:run")
     return parser
+
+
+def _add_browser_url(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--browser-url", default=None,
+                        help="use a running Chrome (http:// or ws://) instead of launching one")
+
+
+def _add_store_and_queue(parser: argparse.ArgumentParser, *, worker: bool) -> None:
+    """The options a service and its workers share. A worker has no default for the
+    database or the queue (it must reach the service's); ``a11y.worker`` reports a missing
+    one in one line rather than argparse's usage dump."""
+    parser.add_argument("--database", default=None, metavar="URL",
+                        help="runs database, e.g. postgresql+psycopg://user:pass@host/db"
+                        + ("" if worker else " (overrides --data-dir)"))
+    if not worker:
+        parser.add_argument("--data-dir", default="./a11y-data/", metavar="DIR",
+                            help="directory of the SQLite runs database (default ./a11y-data/)")
+    parser.add_argument("--queue", default=None, metavar="URL",
+                        help="Redis URL of the page queue shared with workers, e.g. "
+                        "redis://HOST:6379/0" + ("" if worker else " (default: in process)"))
+    parser.add_argument("--queue-prefix", default="a11y", metavar="PREFIX",
+                        help="key prefix of the queue; services and workers must agree")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

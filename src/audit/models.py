@@ -11,7 +11,8 @@ serialize to camelCase (``model_dump(mode="json")`` is enough, ``by_alias=True``
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -475,25 +476,43 @@ _ERROR_RESPONSES = {
 }
 
 
-def openapi_schema() -> dict[str, Any]:
-    """OpenAPI 3.1 document for POST /audit and GET /health, generated from the models."""
+JsonSchemaMode = Literal["validation", "serialization"]
+#: ``use(Model, mode)``: the ``$ref`` to a model's schema in the document's components.
+SchemaRef = Callable[[type[BaseModel], JsonSchemaMode], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class OpenApiPaths:
+    """More paths for the document, described by the front end that serves them: the models
+    their bodies use (generated into the same components as the audit's, in one pass, so a
+    model shared by both is one schema) and a function that builds the path items from
+    references to those models."""
+
+    models: Sequence[tuple[type[BaseModel], JsonSchemaMode]]
+    build: Callable[[SchemaRef], dict[str, Any]]
+
+
+def json_content(schema: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAPI ``content`` map with one JSON body of ``schema``."""
+    return {"application/json": {"schema": schema}}
+
+
+def openapi_schema(*more: OpenApiPaths) -> dict[str, Any]:
+    """OpenAPI 3.1 document for POST /audit and GET /health (and the paths of ``more``),
+    generated from the models."""
     ref = "#/components/schemas/{model}"
-    refs, top = models_json_schema(
-        [
-            (AuditRequest, "validation"),
-            (AuditResult, "serialization"),
-            (HealthStatus, "serialization"),
-            (ErrorBody, "serialization"),
-        ],
-        ref_template=ref,
-    )
+    core: list[tuple[type[BaseModel], JsonSchemaMode]] = [
+        (AuditRequest, "validation"),
+        (AuditResult, "serialization"),
+        (HealthStatus, "serialization"),
+        (ErrorBody, "serialization"),
+    ]
+    wanted = list(dict.fromkeys([*core, *(pair for extra in more for pair in extra.models)]))
+    refs, top = models_json_schema(wanted, ref_template=ref)
     schemas = top.get("$defs", {})
 
-    def use(model: type[BaseModel], mode: str) -> dict[str, Any]:
-        return refs[(model, mode)]  # type: ignore[index]
-
-    def json_content(schema: dict[str, Any]) -> dict[str, Any]:
-        return {"application/json": {"schema": schema}}
+    def use(model: type[BaseModel], mode: JsonSchemaMode) -> dict[str, Any]:
+        return refs[(model, mode)]
 
     error = use(ErrorBody, "serialization")
     audit_responses: dict[str, Any] = {
@@ -541,6 +560,7 @@ def openapi_schema() -> dict[str, Any]:
                     },
                 }
             },
+            **{path: item for extra in more for path, item in extra.build(use).items()},
         },
         "components": {
             "schemas": schemas,

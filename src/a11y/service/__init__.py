@@ -4,12 +4,16 @@ Shape of the process::
 
     trio.run
     └── nursery (serve_app)
+        ├── Jobs.open               the run store, the page queue, the run coordinator and
+        │                           (without --queue, or with --workers) the local worker
         ├── BrowserSupervisor.run   one warm browser; relaunched whenever it dies
-        └── hypercorn.trio.serve    POST /audit, GET /health, GET /openapi.json
+        └── hypercorn.trio.serve    POST /audit, /audits…, GET /health, GET /openapi.json
 
-Why one nursery: the browser, the HTTP server and every in-flight audit share one
-lifetime, so a shutdown (SIGINT/SIGTERM or a test leaving ``running_service``) cancels the
-audits, stops the server and kills the browser's process group, with nothing left behind.
+Why one nursery: the browser, the jobs system, the HTTP server and every in-flight audit
+share one lifetime, so a shutdown (SIGINT/SIGTERM or a test leaving ``running_service``)
+cancels the audits, stops the server and kills the browser's process group, with nothing
+left behind; runs in flight stay in the store and resume at the next start. The store is
+opened first: one that cannot be opened stops the service before a browser is launched.
 
 Why a supervisor instead of launching per request: a Chromium start costs ~0.5-1 s, far more
 than a small audit; every audit gets a fresh browser *context* instead (the engine's job), so
@@ -18,7 +22,10 @@ fail with ``browser_crashed`` and the next ones wait (bounded) for the relaunch.
 
 Request handling order for ``POST /audit`` (cheapest rejection first, nothing is opened
 before the request is known to be good): token -> content type -> size -> JSON -> model ->
-server limits -> LLM configuration -> queue admission -> browser -> audit.
+server limits -> LLM configuration -> queue admission -> browser -> audit -> stored as a
+run. ``POST /audits`` shares the steps up to the LLM configuration (one function), then
+stores and queues the job; the other ``/audits`` routes check the token, the run id and
+the query string, in that order.
 
 The modules, one job each:
 
@@ -26,7 +33,11 @@ The modules, one job each:
   limits derived from it;
 - :mod:`.supervisor`: :class:`BrowserSupervisor`, the one warm browser;
 - :mod:`.gate`: :class:`AuditGate`, admission (how many run, how many wait);
-- :mod:`.handlers`: ``POST /audit`` step by step, and the JSON/error bodies;
+- :mod:`.handlers`: ``POST /audit`` step by step, the admission steps every body goes
+  through, and the JSON/error bodies;
+- :mod:`.jobs_api`: the ``/audits`` routes on ``jobs.system.Jobs``;
+- :mod:`.jobs_schema`: their query and answer models, and their OpenAPI paths;
+- :mod:`.sse`: Server-Sent Events framing;
 - :mod:`.app`: :func:`create_app`, the routes and error handlers;
 - :mod:`.serve`: :func:`serve_app` / :func:`running_service` (the nursery above) and the
   ``a11y serve`` entry point.

@@ -12,6 +12,8 @@ from audit.models import openapi_schema
 from .config import ServiceConfig, log
 from .gate import AuditGate
 from .handlers import MAX_BODY_BYTES, Service, error_response, handle_audit, json_response
+from .jobs_api import register_jobs_routes
+from .jobs_schema import JOBS_OPENAPI
 from .supervisor import BrowserSupervisor
 
 _HTTP_CODES = {
@@ -41,7 +43,7 @@ def create_app(config: ServiceConfig) -> QuartTrio:
         gate=AuditGate(config.concurrency, config.queue_size),
     )
     app.extensions["a11y"] = service
-    schema = openapi_schema()
+    schema = openapi_schema(JOBS_OPENAPI)
 
     @app.get("/health")
     async def health() -> Response:
@@ -58,6 +60,8 @@ def create_app(config: ServiceConfig) -> QuartTrio:
     @app.post("/audit")
     async def audit() -> Response:
         return await handle_audit(service)
+
+    register_jobs_routes(app, service)
 
     @app.errorhandler(HTTPException)
     async def http_error(exc: HTTPException) -> Response:

@@ -13,12 +13,22 @@ from dataclasses import dataclass, field
 import trio
 
 from audit.engine import EngineLimits
-from cdpdriver import Browser, LaunchOptions, connect, launch
+from cdpdriver import Browser, LaunchOptions
+from jobs.models import JOB_MAX_PAGES_MAX
+
+from ..startup import open_browser_at
 
 #: Every module of the service logs here: operators filter on this name (one line per audit).
 log = logging.getLogger("a11y.server")
 
 BrowserFactory = Callable[[], AbstractAsyncContextManager[Browser]]
+
+#: Settings named like their ``a11y serve`` option (``--max-pages`` is ``max_pages``).
+_SAME_AS_OPTIONS = (
+    "host", "port", "concurrency", "max_pages", "queue_size", "block_private_networks",
+    "navigation_timeout", "audit_timeout", "browser_url", "data_dir", "database", "queue",
+    "queue_prefix", "workers", "max_job_pages",
+)
 
 
 @dataclass
@@ -53,6 +63,22 @@ class ServiceConfig:
     graceful_timeout: float = 3.0
     max_relaunch_backoff: float = 30.0
     environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
+    #: Where runs are stored: this directory (SQLite ``a11y.db`` inside, created) unless
+    #: ``database`` names a database URL. None, the default of a config built in code, keeps
+    #: the runs in a temporary directory for the service's lifetime; ``a11y serve`` passes
+    #: its ``--data-dir`` (default ``./a11y-data/``).
+    data_dir: str | None = None
+    database: str | None = None
+    #: A Redis URL shared with ``a11y worker`` processes; None runs jobs in process.
+    queue: str | None = None
+    #: Key prefix of the queue's stream: a service and its workers must agree on it.
+    queue_prefix: str = "a11y"
+    #: Pages of jobs this service audits at once with its own browser; None follows the
+    #: rule of ``job_workers``.
+    workers: int | None = None
+    max_job_pages: int = JOB_MAX_PAGES_MAX
+    #: Seconds of silence after which an event stream sends a comment line.
+    sse_heartbeat: float = 15.0
 
     def __post_init__(self) -> None:
         problems = []
@@ -66,6 +92,10 @@ class ServiceConfig:
             problems.append("timeouts must be positive")
         if not 0 <= self.port <= 65535:
             problems.append("--port must be 0..65535")
+        if self.workers is not None and self.workers < 0:
+            problems.append("--workers must be 0 or more")
+        if not 1 <= self.max_job_pages <= JOB_MAX_PAGES_MAX:
+            problems.append(f"--max-job-pages must be 1..{JOB_MAX_PAGES_MAX}")
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -75,17 +105,20 @@ class ServiceConfig:
         ``--token`` is not given (so the secret need not appear in ``ps`` output)."""
         env = os.environ if environ is None else environ
         return cls(
-            host=args.host,
-            port=args.port,
-            concurrency=args.concurrency,
-            max_pages=args.max_pages,
-            queue_size=args.queue_size,
             token=args.token or env.get("A11Y_API_TOKEN") or None,
-            block_private_networks=args.block_private_networks,
-            navigation_timeout=args.navigation_timeout,
-            audit_timeout=args.audit_timeout,
             environ=env,
+            **{name: getattr(args, name) for name in _SAME_AS_OPTIONS},
         )
+
+    @property
+    def job_workers(self) -> int:
+        """Pages of jobs audited at once by this service: ``workers`` when given; otherwise
+        ``concurrency`` without a queue (the service's own browser runs every page, as for
+        ``/audit``) and none with a queue (the ``a11y worker`` processes run them; the
+        service only validates, enqueues and serves results)."""
+        if self.workers is not None:
+            return self.workers
+        return 0 if self.queue else self.concurrency
 
     def engine_limits(self, page_limiter: trio.CapacityLimiter | None = None) -> EngineLimits:
         """The engine's limits; ``page_limiter`` (one per service) bounds the pages open at
@@ -102,6 +135,5 @@ class ServiceConfig:
         """A fresh browser connection: the factory, an attach to ``browser_url``, or a launch."""
         if self.browser_factory is not None:
             return self.browser_factory()
-        if self.browser_url:
-            return connect(self.browser_url)
-        return launch(self.launch_options or LaunchOptions())
+        return open_browser_at(self.browser_url, self.launch_options)
+

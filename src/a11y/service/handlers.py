@@ -1,4 +1,5 @@
-"""``POST /audit`` step by step, and the JSON bodies every route answers with.
+"""``POST /audit`` step by step, the admission steps every request with a body shares, and
+the JSON bodies every route answers with.
 
 Failures of the audit itself arrive as ``AuditFailed`` (the engine classifies them, once) and
 are answered with their own code; anything else out of the engine is a bug, answered as
@@ -11,8 +12,8 @@ import hmac
 import json
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
 from pydantic import ValidationError
@@ -29,6 +30,7 @@ from audit.models import (
     request_errors,
     validate_against_limits,
 )
+from audit.urls import without_credentials
 from cdpdriver import Browser
 
 from .body import InvalidJson, parse_json_body
@@ -36,17 +38,30 @@ from .config import ServiceConfig, log
 from .gate import AuditGate
 from .supervisor import BrowserSupervisor, BrowserUnavailable
 
+if TYPE_CHECKING:
+    from jobs.system import Jobs
+
 MAX_BODY_BYTES = 64 * 1024
 JSON_MIMETYPE = "application/json"
+RequestModel = TypeVar("RequestModel", bound=AuditRequest)
 
 
 @dataclass
 class Service:
-    """Per-app state, reachable from handlers as ``app.extensions["a11y"]``."""
+    """Per-app state, reachable from handlers as ``app.extensions["a11y"]``.
+
+    ``jobs`` is set while ``serve_app`` runs (the store and queue live in its nursery);
+    ``stopping`` is set when the service begins to shut down, so long-lived responses
+    (event streams) end instead of holding the shutdown for the whole grace period.
+    """
 
     config: ServiceConfig
     supervisor: BrowserSupervisor
     gate: AuditGate
+    jobs: Jobs | None = None
+    stopping: trio.Event = field(default_factory=trio.Event)
+    #: Event streams open now (each holds one request task until it ends).
+    streams: int = 0
 
 
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
@@ -70,6 +85,43 @@ def error_response(
     return json_response(error_body(code, message, details), status, headers)
 
 
+class Refused(Exception):
+    """A request answered with an error before any work was done for it."""
+
+    def __init__(self, status: int, code: str, message: str,
+                 details: list[dict[str, Any]] | None = None,
+                 headers: Mapping[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.response = error_response(status, code, message, details, headers)
+
+
+class RequestLog:
+    """The one log line of a request (``<action> url=… status=… …``), written by ``done``.
+    ``url`` is shown without credentials and only once the body named one."""
+
+    def __init__(self, action: str) -> None:
+        self.action = action
+        self.started = time.monotonic()
+        self.url = "-"
+
+    def saw_url(self, url: str) -> None:
+        self.url = without_credentials(url)[:200]
+
+    def done(self, response: Response, pages: int = 0, findings: int = 0, note: str = "") -> Response:
+        log.info(
+            "%s url=%s status=%d pages=%d findings=%d duration_ms=%d%s",
+            self.action,
+            "".join(ch if ch.isprintable() and ch != " " else "?" for ch in self.url),
+            response.status_code, pages, findings,
+            (time.monotonic() - self.started) * 1000, f" {note}" if note else "",
+        )
+        return response
+
+    def refused(self, refusal: Refused) -> Response:
+        return self.done(refusal.response, note=f"code={refusal.code}")
+
+
 def _authorized(header: str | None, token: str) -> bool:
     """``Authorization: Bearer <token>``, compared in constant time."""
     scheme, _, supplied = (header or "").strip().partition(" ")
@@ -78,12 +130,71 @@ def _authorized(header: str | None, token: str) -> bool:
     return hmac.compare_digest(supplied.strip().encode(), token.encode())
 
 
+def require_token(config: ServiceConfig) -> None:
+    """Refuse with 401 when a token is configured and the request does not carry it; the
+    first step of every protected route, so a stranger learns nothing about the rest."""
+    if config.token and not _authorized(request.headers.get("Authorization"), config.token):
+        raise Refused(
+            401, "unauthorized", "A valid 'Authorization: Bearer <token>' header is required.",
+            headers={"WWW-Authenticate": 'Bearer realm="a11y"'},
+        )
+
+
 def llm_missing_setting(provider: str, environ: Mapping[str, str]) -> str | None:
     """Why ``provider`` cannot be used with this server's environment (names the env var,
     never its value), or None when it can. Delegates to the LLM package so the service and
     the engine agree on keys and base-URL overrides."""
     ok, reason = provider_configured(provider, environ)
     return None if ok else reason
+
+
+async def admit_request(
+    config: ServiceConfig, model: type[RequestModel], max_pages: int, line: RequestLog
+) -> RequestModel:
+    """The validated body of a request, in the order of the package docstring (token ->
+    content type -> size -> JSON -> model -> server limits -> LLM configuration), cheapest
+    rejection first and nothing opened before the request is known to be good. Raises
+    :class:`Refused` with the answer otherwise."""
+    require_token(config)
+    if request.mimetype != JSON_MIMETYPE:
+        got = request.mimetype or "none"
+        raise Refused(400, "unsupported_media_type",
+                      f"The body must be sent as application/json (got {got}).")
+    too_large = Refused(400, "payload_too_large",
+                        f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.")
+    if (request.content_length or 0) > MAX_BODY_BYTES:
+        raise too_large
+    try:
+        raw = await request.get_data(cache=False)  # capped at MAX_CONTENT_LENGTH while streaming
+    except RequestEntityTooLarge:
+        raise too_large from None
+    try:
+        data = parse_json_body(raw)
+    except InvalidJson as exc:
+        raise Refused(400, "invalid_json", f"The body is not valid JSON: {exc}.") from None
+    if isinstance(data, dict) and isinstance(data.get("url"), str):
+        line.saw_url(data["url"])
+    try:
+        req = validate_against_limits(model.model_validate(data), max_pages)
+    except ValidationError as exc:
+        raise invalid_request(exc) from None
+    line.saw_url(req.url)
+    if req.llm.enabled:
+        reason = llm_missing_setting(req.llm.provider, config.environ)
+        if reason:
+            raise Refused(
+                400, "llm_not_configured",
+                f"LLM provider '{req.llm.provider}' is not configured on this server: {reason}.",
+                [{"field": "llm.provider", "message": f"Not usable on this server: {reason}."}],
+            )
+    return req
+
+
+def invalid_request(exc: ValidationError) -> Refused:
+    """``invalid_request`` naming every bad field (of a body or of a query string)."""
+    details = request_errors(exc)
+    fields = ", ".join(d["field"] for d in details)
+    return Refused(400, "invalid_request", f"The request is invalid: {fields}.", details)
 
 
 def _internal_error(exc: Exception) -> AuditFailed:
@@ -96,102 +207,69 @@ def _internal_error(exc: Exception) -> AuditFailed:
 
 
 async def handle_audit(service: Service) -> Response:
-    """``POST /audit``, in the order of the package docstring; one log line per request."""
+    """``POST /audit``, in the order of the package docstring; one log line per request.
+    A completed audit is also stored as a run of kind ``sync``, after its slot is released;
+    the response does not depend on the store."""
     config = service.config
-    started = time.monotonic()
-    url = "-"
-
-    def done(response: Response, pages: int = 0, findings: int = 0, note: str = "") -> Response:
-        log.info(
-            "audit url=%s status=%d pages=%d findings=%d duration_ms=%d%s",
-            "".join(ch if ch.isprintable() and ch != " " else "?" for ch in url),
-            response.status_code, pages, findings,
-            (time.monotonic() - started) * 1000, f" {note}" if note else "",
-        )
-        return response
-
-    if config.token and not _authorized(request.headers.get("Authorization"), config.token):
-        return done(error_response(
-            401, "unauthorized", "A valid 'Authorization: Bearer <token>' header is required.",
-            headers={"WWW-Authenticate": 'Bearer realm="a11y"'},
-        ), note="code=unauthorized")
-    if request.mimetype != JSON_MIMETYPE:
-        got = request.mimetype or "none"
-        return done(error_response(
-            400, "unsupported_media_type",
-            f"The body must be sent as application/json (got {got}).",
-        ), note="code=unsupported_media_type")
-    too_large = error_response(
-        400, "payload_too_large", f"The body is larger than {MAX_BODY_BYTES // 1024} KiB."
-    )
-    if (request.content_length or 0) > MAX_BODY_BYTES:
-        return done(too_large, note="code=payload_too_large")
+    line = RequestLog("audit")
     try:
-        raw = await request.get_data(cache=False)  # capped at MAX_CONTENT_LENGTH while streaming
-    except RequestEntityTooLarge:
-        return done(too_large, note="code=payload_too_large")
-    try:
-        data = parse_json_body(raw)
-    except InvalidJson as exc:
-        return done(error_response(400, "invalid_json", f"The body is not valid JSON: {exc}."),
-                    note="code=invalid_json")
-    if isinstance(data, dict) and isinstance(data.get("url"), str):
-        url = data["url"][:200]  # for the log line only
-    try:
-        req = validate_against_limits(AuditRequest.model_validate(data), config.max_pages)
-    except ValidationError as exc:
-        details = request_errors(exc)
-        fields = ", ".join(d["field"] for d in details)
-        return done(error_response(400, "invalid_request", f"The request is invalid: {fields}.", details),
-                    note="code=invalid_request")
-    url = req.url
-    if req.llm.enabled:
-        reason = llm_missing_setting(req.llm.provider, config.environ)
-        if reason:
-            return done(error_response(
-                400, "llm_not_configured",
-                f"LLM provider '{req.llm.provider}' is not configured on this server: {reason}.",
-                [{"field": "llm.provider", "message": f"Not usable on this server: {reason}."}],
-            ), note="code=llm_not_configured")
+        req = await admit_request(config, AuditRequest, config.max_pages, line)
+    except Refused as refusal:
+        return line.refused(refusal)
 
     gate = service.gate
     if not gate.try_admit():
-        return done(error_response(
+        return line.done(error_response(
             503, "overloaded",
             f"The server is busy ({gate.running} audits running, {gate.waiting} waiting); retry later.",
             headers={"Retry-After": str(gate.retry_after())},
         ), note="code=overloaded")
+    outcome: AuditResult | AuditFailed
     try:
         async with gate.limiter:
             try:
                 browser = await service.supervisor.wait_ready(config.browser_wait_timeout)
             except BrowserUnavailable as exc:
-                return done(error_response(
+                return line.done(error_response(
                     503, "browser_unavailable", f"No browser is available: {exc}.",
                     headers={"Retry-After": "5"},
                 ), note="code=browser_unavailable")
             audit_started = time.monotonic()
             try:
-                result = await _run_with_timeout(browser, req, config, gate.pages)
+                outcome = await _run_with_timeout(browser, req, config, gate.pages)
             except Exception as exc:  # noqa: BLE001 - every failure becomes a 500 body
-                failure = exc if isinstance(exc, AuditFailed) else _internal_error(exc)
-                if failure.code == "audit_failed":
-                    log.error("audit of %s failed", url, exc_info=exc)
-                return done(error_response(500, failure.code, failure.message, failure.details),
-                            note=f"code={failure.code}")
+                outcome = exc if isinstance(exc, AuditFailed) else _internal_error(exc)
+                if outcome.code == "audit_failed":
+                    log.error("audit of %s failed", line.url, exc_info=exc)
             except BaseException:  # cancelled (possibly inside a group): client gone or shutdown
-                log.info("audit url=%s status=cancelled duration_ms=%d", url,
-                         (time.monotonic() - started) * 1000)
+                log.info("audit url=%s status=cancelled duration_ms=%d", line.url,
+                         (time.monotonic() - line.started) * 1000)
                 raise
             finally:
                 gate.record_duration(time.monotonic() - audit_started)
     finally:
         gate.release()
-    return done(
-        json_response(result.model_dump(mode="json")),
-        pages=result.stats.total_pages,
-        findings=result.stats.total_findings,
+    if isinstance(outcome, AuditFailed):
+        return line.done(error_response(500, outcome.code, outcome.message, outcome.details),
+                         note=f"code={outcome.code}")
+    await _record_sync(service, req, outcome)
+    return line.done(
+        json_response(outcome.model_dump(mode="json")),
+        pages=outcome.stats.total_pages,
+        findings=outcome.stats.total_findings,
     )
+
+
+async def _record_sync(service: Service, req: AuditRequest, result: AuditResult) -> None:
+    """Store the synchronous audit as a run; a store that fails is logged, never answered."""
+    jobs = service.jobs
+    if jobs is None:
+        return
+    try:
+        await jobs.record_sync(req, result)
+    except Exception as exc:  # noqa: BLE001 - the audit's answer must not depend on the store
+        log.error("could not store the audit of %s: %s", without_credentials(req.url), exc,
+                  exc_info=exc)
 
 
 async def _run_with_timeout(

@@ -4,8 +4,10 @@ process for tests and benchmarks (:func:`running_service`) or as ``a11y serve`` 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import signal
+import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -15,7 +17,10 @@ from hypercorn.config import Config as HypercornConfig
 from quart_trio import QuartTrio
 
 from audit.meta import package_version
+from cdpdriver import single_exception
+from jobs.system import Jobs
 
+from ..startup import SETUP_ERRORS, StartupFailed, check_queue
 from .app import create_app
 from .config import ServiceConfig, log
 from .handlers import Service
@@ -64,25 +69,59 @@ async def serve_app(
 
     app = create_app(config)
     service: Service = app.extensions["a11y"]
-    stop = shutdown if shutdown is not None else trio.Event()
+    if shutdown is not None:
+        service.stopping = shutdown
+    stop = service.stopping
     http_done = trio.Event()
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(service.supervisor.run)
         try:
+            async with open_jobs(config, service) as jobs:  # first: a bad store stops us cheaply
+                service.jobs = jobs
+                nursery.start_soon(service.supervisor.run)
 
-            async def http(task_status: trio.TaskStatus[list[str]]) -> None:
-                try:
-                    await serve(app, hypercorn_config(config), shutdown_trigger=stop.wait,
-                                task_status=task_status)
-                finally:
-                    http_done.set()
+                async def http(task_status: trio.TaskStatus[list[str]]) -> None:
+                    try:
+                        await serve(app, hypercorn_config(config), shutdown_trigger=stop.wait,
+                                    task_status=task_status)
+                    finally:
+                        http_done.set()
 
-            urls: list[str] = await nursery.start(http)
-            log.info("a11y %s listening on %s", package_version(), ", ".join(urls))
-            task_status.started(RunningService(urls[0], list(urls), app, service, stop))
-            await http_done.wait()  # hypercorn returns after its graceful period
+                urls: list[str] = await nursery.start(http)
+                log.info("a11y %s listening on %s", package_version(), ", ".join(urls))
+                task_status.started(RunningService(urls[0], list(urls), app, service, stop))
+                await http_done.wait()  # hypercorn returns after its graceful period
         finally:
+            service.jobs = None
             service.supervisor.request_stop()  # the browser goes last, on every exit path
+
+
+@asynccontextmanager
+async def open_jobs(config: ServiceConfig, service: Service) -> AsyncIterator[Jobs]:
+    """The jobs system of the service: the store at ``--database`` / ``--data-dir`` (a
+    temporary directory for a config built in code without either), the queue, and
+    ``job_workers`` pages at a time audited with the service's own browser, sharing the
+    ``--concurrency`` page limit with ``POST /audit``. A store or queue that cannot be
+    opened is :class:`StartupFailed`; a failure once running is not."""
+    with contextlib.ExitStack() as scratch:
+        target = config.database or config.data_dir
+        if target is None:
+            target = scratch.enter_context(tempfile.TemporaryDirectory(prefix="a11y-runs-"))
+        await check_queue(config.queue, config.queue_prefix)
+        workers = config.job_workers
+        started = False
+        try:
+            with single_exception():
+                async with Jobs.open(
+                    database=target, queue=config.queue, prefix=config.queue_prefix,
+                    limits=config.engine_limits(service.gate.pages),
+                    browsers=service.supervisor if workers else None, workers=workers,
+                ) as jobs:
+                    started = True
+                    yield jobs
+        except SETUP_ERRORS as exc:
+            if started:
+                raise
+            raise StartupFailed(f"the run store cannot be used: {exc}") from exc
 
 
 @asynccontextmanager
@@ -127,10 +166,14 @@ def run(args: argparse.Namespace) -> int:
         log.error("invalid options: %s", exc)
         return 2
     try:
-        trio.run(_serve_until_signalled, config)
+        with single_exception():
+            trio.run(_serve_until_signalled, config)
+    except KeyboardInterrupt:
+        pass
+    except StartupFailed as exc:
+        log.error("cannot start: %s", exc)
+        return 2
     except OSError as exc:
         log.error("cannot serve on %s:%s: %s", config.host, config.port, exc)
         return 1
-    except KeyboardInterrupt:
-        pass
     return 0

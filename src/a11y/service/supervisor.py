@@ -1,109 +1,29 @@
-"""The one warm browser of the service, relaunched whenever it dies."""
+"""The one warm browser of the service, relaunched whenever it dies: the generic supervisor
+of :mod:`cdpdriver.supervisor` with the engine's warm-up on every launch, the service's
+logger, and the health report of ``GET /health``."""
 
 from __future__ import annotations
 
-import trio
-
 from audit.models import BrowserInfo, HealthStatus
 from audit.spares import warm_up
-from cdpdriver import Browser
+from cdpdriver.supervisor import BrowserSupervisor as _Supervisor
+from cdpdriver.supervisor import BrowserUnavailable
 
 from .config import BrowserFactory, log
 
-
-class BrowserUnavailable(Exception):
-    """No connected browser within the wait bound; the message says why."""
+__all__ = ["BrowserSupervisor", "BrowserUnavailable"]
 
 
-class BrowserSupervisor:
-    """Keeps one browser connected for the whole service and relaunches it when it dies.
-
-    Consecutive launch failures back off exponentially (0.5 s doubling to a cap) so a missing
-    binary does not spin the CPU; a browser that ran and then died is relaunched at once.
-    """
+class BrowserSupervisor(_Supervisor):
+    """The service's browser: warmed up for audits on every (re)launch."""
 
     def __init__(self, open_browser: BrowserFactory, max_backoff: float = 30.0) -> None:
-        self._open = open_browser
-        self._max_backoff = max_backoff
-        self.browser: Browser | None = None
-        self.last_error: str | None = None
-        self.launch_failures = 0
-        self.launches = 0
-        self._changed = trio.Event()
-        self._stopping = trio.Event()
-
-    def _notify(self) -> None:
-        self._changed.set()
-        self._changed = trio.Event()
-
-    @property
-    def ready(self) -> Browser | None:
-        browser = self.browser
-        return browser if browser is not None and browser.is_connected else None
-
-    def request_stop(self) -> None:
-        """Ask ``run`` to close the browser and return (synchronous: callable in ``finally``)."""
-        self._stopping.set()
-
-    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Keep a browser until ``request_stop``; reports started at once, before the first
-        launch, so the HTTP server comes up even when the browser cannot.
-
-        The loop is shielded and ends only through ``request_stop``: cancelling a
-        ``cdpdriver.connect`` while it is opening makes its shielded websocket close wait
-        forever for a handshake its (cancelled) reader can no longer deliver. Leaving the
-        ``async with`` normally closes the connection (or kills the launched browser) cleanly.
-        """
-        task_status.started()
-        with trio.CancelScope(shield=True):
-            while not self._stopping.is_set():
-                try:
-                    async with self._open() as browser:
-                        self.launches += 1
-                        self.launch_failures = 0
-                        self.browser = browser
-                        self.last_error = None
-                        product = browser.version.product if browser.version else "?"
-                        log.info("browser ready: %s (pid %s)", product, browser.pid)
-                        warm_up(browser)
-                        self._notify()
-                        await _first_of(browser.connection.closed, self._stopping)
-                        if not self._stopping.is_set():
-                            self.last_error = "the browser connection closed; relaunching"
-                            log.warning("browser connection closed (pid %s); relaunching", browser.pid)
-                except Exception as exc:  # noqa: BLE001 - any launch problem is reported, then retried
-                    self.launch_failures += 1
-                    self.last_error = f"cannot start the browser: {exc}"
-                    log.error("%s (attempt %d)", self.last_error, self.launch_failures)
-                finally:
-                    self.browser = None
-                    self._notify()
-                if self.launch_failures:
-                    backoff = min(self._max_backoff, 0.5 * 2 ** (self.launch_failures - 1))
-                    with trio.move_on_after(backoff):
-                        await self._stopping.wait()
-
-    async def wait_ready(self, timeout: float) -> Browser:
-        """The connected browser, waiting up to ``timeout`` s for a (re)launch; gives up early
-        when a launch attempt fails meanwhile (no point holding the request for the backoff)."""
-        failures_at_start = self.launch_failures
-        with trio.move_on_after(timeout):
-            while True:
-                browser = self.ready
-                if browser is not None:
-                    return browser
-                if self.launch_failures > failures_at_start:
-                    break
-                await self._changed.wait()
-        raise BrowserUnavailable(self.last_error or "the browser is still starting")
+        super().__init__(open_browser, max_backoff, on_ready=warm_up, logger=log)
 
     async def health(self, wait: float) -> HealthStatus:
         """Healthy with the browser build, or unhealthy with the reason. A browser that is
         starting gets ``wait`` seconds; one whose last launch failed is reported at once."""
-        with trio.move_on_after(wait):
-            while self.ready is None and not self.launch_failures:
-                await self._changed.wait()
-        browser = self.ready
+        browser = await self.wait_settled(wait)
         if browser is None:
             return HealthStatus(
                 status="unhealthy",
@@ -116,15 +36,3 @@ class BrowserSupervisor:
                 connected=True, version=browser.version.product if browser.version else None
             ),
         )
-
-
-async def _first_of(*events: trio.Event) -> None:
-    """Return as soon as any of ``events`` is set."""
-    async with trio.open_nursery() as nursery:
-
-        async def wait(event: trio.Event) -> None:
-            await event.wait()
-            nursery.cancel_scope.cancel()
-
-        for event in events:
-            nursery.start_soon(wait, event)

@@ -1,0 +1,117 @@
+"""Where the store lives: a target turned into a SQLAlchemy URL and engine, the SQLite
+settings every connection needs, the two kinds of transaction, and URLs fit to be shown.
+
+SQLite and PostgreSQL differ only here. SQLite gets WAL (readers never wait for the writer),
+foreign keys on, a busy timeout, and write transactions that take the write lock at ``BEGIN``
+(``BEGIN IMMEDIATE``): a deferred transaction that reads and then writes can fail at once
+with "database is locked" when another writer got in between, whatever the timeout.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
+
+from .errors import StoreError
+
+SQLITE_FILE = "a11y.db"
+SQLITE_BUSY_TIMEOUT_MS = 15_000
+_WRITE_OPTION = "a11y_write"
+_SECRET_QUERY_WORDS = ("password", "secret", "token", "key")
+_HIDDEN = "***"
+
+
+def database_url(target: str | os.PathLike[str]) -> URL:
+    """The database of a store target: a ``sqlite:///…`` or ``postgresql[+psycopg]://…`` URL,
+    or a directory that holds ``a11y.db`` (the directory and its parents are created)."""
+    text = os.fspath(target)
+    if "://" not in text:
+        return URL.create("sqlite", database=str(_make_dirs(Path(text)) / SQLITE_FILE))
+    try:
+        url = make_url(text)
+    except ArgumentError as exc:
+        raise StoreError(f"not a database URL: {redact_text(text)}") from exc
+    backend = url.get_backend_name()
+    if backend == "postgresql":
+        return url if "+" in url.drivername else url.set(drivername="postgresql+psycopg")
+    if backend != "sqlite":
+        raise StoreError(f"unsupported database {redact(url)}: use sqlite:/// or postgresql+psycopg://")
+    if not url.database or url.database == ":memory:" or url.database.startswith("file:"):
+        raise StoreError(f"the store needs a SQLite file, not {redact(url)}")
+    _make_dirs(Path(url.database).parent)
+    return url
+
+
+def _make_dirs(directory: Path) -> Path:
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the data directory {directory}: {exc}") from exc
+    return directory
+
+
+def redact(url: URL) -> str:
+    """The URL with its password and any secret-looking query value replaced by ``***``."""
+    secrets = {k: _HIDDEN for k in url.query if any(w in k.lower() for w in _SECRET_QUERY_WORDS)}
+    return url.update_query_dict(secrets).render_as_string(hide_password=True)
+
+
+def redact_text(text: str) -> str:
+    """``redact`` for a string that may not even parse: everything between ``//`` and ``@``
+    (the user info) and the whole query go."""
+    head, _, rest = text.partition("://")
+    if "@" in rest:
+        rest = _HIDDEN + "@" + rest.rsplit("@", 1)[1]
+    return f"{head}://{rest.split('?', 1)[0]}"
+
+
+def create_store_engine(url: URL) -> Engine:
+    if url.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url)
+    event.listen(engine, "connect", _sqlite_on_connect)
+    event.listen(engine, "begin", _sqlite_on_begin)
+    return engine
+
+
+def _sqlite_on_connect(dbapi_connection: Any, _record: object) -> None:
+    """Settings SQLite keeps per connection; the driver's own BEGIN is switched off so that
+    ``_sqlite_on_begin`` decides how each transaction starts (DDL included)."""
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")  # with WAL: only a power cut can lose commits
+        cursor.execute("PRAGMA foreign_keys = ON")
+    finally:
+        cursor.close()
+
+
+def _sqlite_on_begin(connection: Connection) -> None:
+    immediate = connection.get_execution_options().get(_WRITE_OPTION, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+@contextmanager
+def write_transaction(engine: Engine) -> Iterator[Connection]:
+    """A transaction that will write: committed on success, rolled back on error or by
+    ``connection.rollback()`` inside. On SQLite it holds the write lock from its start."""
+    with engine.connect() as connection:
+        connection.execution_options(**{_WRITE_OPTION: True})
+        with connection.begin():
+            yield connection
+
+
+@contextmanager
+def read_transaction(engine: Engine) -> Iterator[Connection]:
+    """A read-only transaction: one consistent snapshot, never blocking writers."""
+    with engine.connect() as connection, connection.begin():
+        yield connection

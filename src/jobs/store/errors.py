@@ -1,0 +1,21 @@
+"""The store's one exception hierarchy, shaped for the HTTP layer's error codes.
+
+``NotFound`` becomes ``not_found`` and ``Conflict`` becomes ``conflict``; any other
+``StoreError`` (a database that cannot be opened or migrated) is the service's problem, not
+the client's. Programming errors (an unknown status name, a negative offset) stay
+``ValueError``: no client input should reach the store unvalidated.
+"""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Anything the store refuses or cannot do; the message never holds a password."""
+
+
+class NotFound(StoreError):
+    """The run (or the page of a run) named does not exist."""
+
+
+class Conflict(StoreError):
+    """The change contradicts the run's state, e.g. reopening or cancelling a finished run."""

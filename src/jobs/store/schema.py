@@ -1,0 +1,174 @@
+"""The tables of the run store, in one ``MetaData``: the single definition the store queries
+and the migrations must build (``tests/jobs/store`` compares the two).
+
+Only portable types, so SQLite and PostgreSQL run the same statements. Counters are plain
+integers kept by the store (see ``Store``); ``pages`` doubles as the persistent frontier, so
+its unique key (run, url_key) is both the "seen" set and the idempotency key of results.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    false,
+)
+from sqlalchemy.types import TypeDecorator
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes on both dialects: SQLite keeps no offset, so the store writes UTC
+    and puts the zone back on read; PostgreSQL's session zone is converted away."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: object) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            raise ValueError("the store takes aware datetimes only")
+        return None if value is None else value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: object) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _json() -> JSON:
+    """JSON where Python ``None`` is SQL NULL, so "no value" and JSON ``null`` never differ."""
+    return JSON(none_as_null=True)
+
+
+def _counter(name: str) -> Column[int]:
+    return Column(name, Integer, nullable=False, default=0, server_default="0")
+
+
+# Row ids that grow for the life of a deployment (findings are rewritten on every redelivery):
+# a bigint on PostgreSQL; SQLite gives increasing ids only to an INTEGER PRIMARY KEY, which is
+# 64-bit anyway.
+BIG_ID = BigInteger().with_variant(Integer(), "sqlite")
+
+
+def _row_id() -> Column[int]:
+    return Column("id", BIG_ID, primary_key=True, autoincrement=True)
+
+
+def _owned_by_run() -> Column[str]:
+    """The run a row belongs to; deleting the run deletes the row."""
+    return Column("run_id", String(32), ForeignKey("runs.id", ondelete="CASCADE"), nullable=False)
+
+
+runs = Table(
+    "runs",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("url", Text, nullable=False),
+    Column("site", Text, nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("request", _json(), nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("started_at", UtcDateTime),
+    Column("finished_at", UtcDateTime),
+    _counter("pages_done"),
+    _counter("pages_failed"),
+    _counter("pages_queued"),
+    _counter("findings_total"),
+    _counter("critical"),
+    _counter("serious"),
+    _counter("moderate"),
+    _counter("minor"),
+    Column("score", Float),
+    Column("error", _json()),
+    Column("result", _json()),
+    Index(None, "status"),
+    Index(None, "url"),
+)
+
+pages = Table(
+    "pages",
+    metadata,
+    _row_id(),
+    _owned_by_run(),
+    Column("url", Text, nullable=False),
+    Column("url_key", Text, nullable=False),
+    Column("depth", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    _counter("attempts"),
+    Column("score", Float),
+    Column("duration_ms", Integer),
+    Column("timings", _json()),
+    Column("error", _json()),
+    _counter("finding_count"),
+    Column("data", _json()),
+    # What the crawl needs of an audited page: the URL it ended at after redirects (a
+    # visited page too) and, when the next level is built from it, its links in document
+    # order.
+    Column("final_url", Text),
+    Column("links", _json()),
+    # Handed to the queue: a restart enqueues the queued pages that never were.
+    Column("enqueued", Boolean, nullable=False, default=False, server_default=false()),
+    Column("updated_at", UtcDateTime, nullable=False),
+    UniqueConstraint("run_id", "url_key"),
+    Index(None, "run_id", "status", "seq"),
+    Index(None, "run_id", "seq"),
+)
+
+findings = Table(
+    "findings",
+    metadata,
+    _row_id(),
+    _owned_by_run(),
+    Column("page_id", BIG_ID, ForeignKey("pages.id", ondelete="CASCADE"), nullable=False),
+    # The page's seq, copied: the result lists findings page by page, and an index can then
+    # serve any offset of that order without sorting every finding of the run.
+    Column("page_seq", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("rule_id", Text, nullable=False),
+    Column("impact", String(16)),
+    Column("fingerprint", Text),
+    Column("data", _json(), nullable=False),
+    Index(None, "run_id", "kind", "page_seq", "seq"),
+    Index(None, "page_id"),
+    Index(None, "run_id", "fingerprint"),
+)
+
+events = Table(
+    "events",
+    metadata,
+    _row_id(),
+    _owned_by_run(),
+    Column("type", String(64), nullable=False),
+    Column("data", _json(), nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Index(None, "run_id", "id"),
+)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)

@@ -1,0 +1,156 @@
+"""The jobs system as the front ends see it: one facade over the store, the queue, the run
+coordinator and (optionally) local workers.
+
+``Jobs.open`` owns one nursery for everything it starts: the coordinator (which starts,
+advances, finishes and resumes runs) and, when given a browser source and ``workers > 0``,
+a local worker that audits ``workers`` pages at a time. Leaving the ``async with`` cancels
+them, closes the queue and the store; runs in flight stay in the store and the next
+``Jobs.open`` on the same database resumes them.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import trio
+
+from audit.engine import EngineLimits
+from audit.models import AuditRequest, AuditResult
+from cdpdriver.supervisor import BrowserSource
+
+from .blocking import in_thread
+from .coordinator import Coordinator
+from .models import JobRequest
+from .queue import PageQueue, open_queue
+from .results import read_result
+from .seeds import SiteSeeds
+from .store import Conflict, Event, NotFound, Run, Store, open_store
+from .sync_runs import record_sync_run
+from .wakeup import Wakeup
+from .worker import Worker, consumer_name
+
+__all__ = ["BrowserSource", "Conflict", "Event", "Jobs", "NotFound", "Run"]
+
+EVENT_POLL_SECONDS = 0.5
+"""How often ``wait_for_event`` looks at the store for events written by other processes."""
+
+
+class Jobs:
+    """Submit, follow, read and cancel runs. Every method is a Trio checkpoint; the store's
+    blocking calls run in threads. Errors: ``NotFound`` (no such run), ``Conflict`` (the
+    run's state forbids it)."""
+
+    def __init__(self, store: Store, coordinator: Coordinator, events: Wakeup) -> None:
+        """Use ``Jobs.open``."""
+        self.store = store
+        self._coordinator = coordinator
+        self._events = events
+
+    @classmethod
+    @asynccontextmanager
+    async def open(
+        cls,
+        *,
+        database: str,
+        queue: str | None,
+        limits: EngineLimits,
+        browsers: BrowserSource | None,
+        workers: int,
+        prefix: str = "a11y",
+        lease_ms: int | None = None,
+    ) -> AsyncIterator[Jobs]:
+        """The jobs system on ``database`` (a directory or a database URL) and ``queue``
+        (None: in process; a Redis URL: shared with ``run_worker`` processes). Unfinished
+        runs resume at once. ``lease_ms`` overrides the queue's lease (tests)."""
+        store = await in_thread(open_store, database)
+        try:
+            options: dict[str, Any] = {} if lease_ms is None else {"lease_ms": lease_ms}
+            page_queue = open_queue(queue, prefix, **options)
+            try:
+                async with cls._running(store, page_queue, limits, browsers, workers, queue is None) as jobs:
+                    yield jobs
+            finally:
+                with trio.CancelScope(shield=True):
+                    await page_queue.close()
+        finally:
+            with trio.CancelScope(shield=True):
+                await in_thread(store.close)
+
+    @classmethod
+    @asynccontextmanager
+    async def _running(
+        cls, store: Store, page_queue: PageQueue, limits: EngineLimits,
+        browsers: BrowserSource | None, workers: int, in_process_queue: bool,
+    ) -> AsyncIterator[Jobs]:
+        """The coordinator and the local worker in one nursery, cancelled on the way out."""
+        changed, events = Wakeup(), Wakeup()
+        coordinator = Coordinator(
+            store, page_queue, changed=changed, events=events,
+            seeds=SiteSeeds(block_private=limits.block_private_networks),
+            in_process_queue=in_process_queue,
+        )
+        async with trio.open_nursery() as nursery:
+            await nursery.start(coordinator.run)
+            if browsers is not None and workers > 0:
+                worker = Worker(
+                    store, page_queue, browsers, limits, concurrency=workers,
+                    consumer=consumer_name("local"), changed=changed, events=events,
+                )
+                nursery.start_soon(worker.run)
+            try:
+                yield cls(store, coordinator, events)
+            finally:
+                nursery.cancel_scope.cancel()
+
+    async def submit(self, request: JobRequest) -> Run:
+        """Store a new run of ``request`` (queued); the coordinator seeds and starts it."""
+        run = await in_thread(
+            self.store.create_run, request.url, request.model_dump(mode="json"), kind="job"
+        )
+        self._coordinator.adopt(run.id)
+        return run
+
+    async def get(self, run_id: str) -> Run:
+        return await in_thread(self.store.get_run, run_id)
+
+    async def result(self, run_id: str, *, offset: int = 0, limit: int = 1000) -> dict[str, Any]:
+        """The completed run as the ``/audit`` result JSON, with a window of its findings
+        (and of its needs-review and best-practice items): ``offset``/``limit`` index each
+        list, ids stay those of the whole result (``f{offset + 1}`` first). ``Conflict``
+        unless the run completed."""
+        return await in_thread(read_result, self.store, run_id, offset, limit)
+
+    async def cancel(self, run_id: str) -> Run:
+        """Cancel a queued or running run (``Conflict`` when it is finished): no page starts
+        after this; pages in flight finish unrecorded."""
+        return await self._coordinator.cancel(run_id)
+
+    async def list(
+        self, *, url: str | None = None, status: str | None = None, limit: int = 50
+    ) -> builtins.list[Run]:
+        """Runs newest first; ``status`` one of ``jobs.store.RUN_STATUSES``."""
+        return await in_thread(self.store.list_runs, url=url, status=status, limit=limit)
+
+    async def events_after(self, run_id: str, last_id: int, limit: int = 100) -> builtins.list[Event]:
+        return await in_thread(self.store.events_after, run_id, last_id, limit=limit)
+
+    async def wait_for_event(self, run_id: str, last_id: int, timeout: float) -> None:
+        """Return once the run may have events after ``last_id``, or after ``timeout`` s.
+        Events of this process wake it at once; those of other processes within
+        ``EVENT_POLL_SECONDS``."""
+        with trio.move_on_after(timeout):
+            while True:
+                seen = self._events.generation
+                if await in_thread(self.store.events_after, run_id, last_id, limit=1):
+                    return
+                with trio.move_on_after(EVENT_POLL_SECONDS):
+                    await self._events.wait(seen)
+
+    async def record_sync(self, request: AuditRequest, result: AuditResult) -> Run:
+        """Keep a finished ``POST /audit`` as a completed run of kind ``sync``."""
+        run = await in_thread(record_sync_run, self.store, request, result)
+        self._events.notify()
+        return run

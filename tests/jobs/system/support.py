@@ -1,0 +1,93 @@
+"""Shared pieces of the jobs system tests: generated sites, a supervised browser on the
+session's Chromium, and waiting for runs."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import trio
+
+from audit.engine import EngineLimits
+from cdpdriver import connect
+from cdpdriver.supervisor import BrowserSupervisor
+from jobs.models import JobRequest
+from jobs.system import Jobs, Run
+from tests.support.site import Response, Site
+
+PIXEL = "data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw=="
+LIMITS = EngineLimits(navigation_timeout=20, audit_timeout=120, concurrency=4)
+
+
+def page_body(name: str, n: int, links: list[str]) -> str:
+    """A small page; every third one has findings (an image without alt, an empty link)."""
+    items = "".join(f'<li><a href="{href}">{href}</a></li>' for href in links)
+    broken = f'<img src="{PIXEL}"><a href="/{name}/0"></a>' if n % 3 == 0 else ""
+    return (f"<!doctype html><html lang=en><title>{name} {n}</title>"
+            f"<main><h1>Page {n}</h1>{broken}<ul>{items}</ul></main></html>")
+
+
+def tree_site(
+    site: Site,
+    name: str,
+    pages: int,
+    *,
+    fanout: int = 2,
+    wrap: Callable[[int, Response], Any] | None = None,
+) -> str:
+    """``pages`` pages under ``/<name>/``; page n links to its ``fanout`` children
+    (``fanout * n + 1`` …) and back home. ``wrap(n, response)`` may replace a page's route
+    (to count or hold requests). Returns the start URL."""
+    for n in range(pages):
+        children = range(fanout * n + 1, min(fanout * n + fanout + 1, pages))
+        links = [f"/{name}/{c}" for c in children] + [f"/{name}/0"]
+        response = Response(page_body(name, n, links))
+        site.route(f"/{name}/{n}", wrap(n, response) if wrap else response)
+    return site.url(f"/{name}/0")
+
+
+def job(url: str, **crawl: Any) -> JobRequest:
+    return JobRequest.model_validate({"url": url, "crawl": {"enabled": True, **crawl}})
+
+
+@asynccontextmanager
+async def supervised_browser(ws_url: str) -> AsyncIterator[BrowserSupervisor]:
+    """The workers' browser source on the shared Chromium, relaunched (reconnected) as in
+    production."""
+    supervisor = BrowserSupervisor(lambda: connect(ws_url))
+    async with trio.open_nursery() as nursery:
+        await nursery.start(supervisor.run)
+        try:
+            yield supervisor
+        finally:
+            supervisor.request_stop()
+
+
+@asynccontextmanager
+async def local_jobs(database: str, ws_url: str, *, workers: int = 4, **options: Any) -> AsyncIterator[Jobs]:
+    """The in-process system (SQLite + memory queue + local workers)."""
+    async with (
+        supervised_browser(ws_url) as browsers,
+        Jobs.open(database=database, queue=None, limits=LIMITS, browsers=browsers, workers=workers, **options) as jobs,
+    ):
+        yield jobs
+
+
+async def wait_until(jobs: Jobs, run_id: str, done: Callable[[Run], bool], timeout: float = 90) -> Run:
+    """The run once ``done(run)`` holds, following its events as a client would."""
+    last_id = 0
+    with trio.fail_after(timeout):
+        while not done(run := await jobs.get(run_id)):
+            await jobs.wait_for_event(run_id, last_id, 1.0)
+            events = await jobs.events_after(run_id, last_id, limit=1000)
+            last_id = events[-1].id if events else last_id
+    return run
+
+
+async def wait_finished(jobs: Jobs, run_id: str, timeout: float = 90) -> Run:
+    return await wait_until(jobs, run_id, lambda run: run.finished, timeout)
+
+
+def without_duration(result: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in result.items() if key != "durationMs"}
