@@ -50,6 +50,7 @@ from cdpdriver.protocol import dom, runtime
 from cdpdriver.scripts import call_expression, load_script
 
 from .axe_bundle import load_bundle
+from .phases import PhaseClock
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +111,7 @@ class PartialRunner:
         *,
         frame_timeout: float = FRAME_TIMEOUT,
         run_timeout: float = 300.0,
+        clock: PhaseClock | None = None,
     ) -> None:
         self.page = page
         self.options = dict(options)
@@ -117,20 +119,17 @@ class PartialRunner:
         self.run_timeout = run_timeout
         self.untested: list[str] = []
         self._top: _Frame | None = None
+        self._clock = clock or PhaseClock()
 
     async def prepare(self) -> None:
         """Load axe into the top frame ahead of :meth:`run` (e.g. while the page settles).
 
         Best effort: if the page navigates meanwhile, or anything fails, ``run`` starts over.
         """
-        session = self.page.session
         try:
-            world = await axe_world(session, self.page.main_frame_id)
-            await inject(session, world)
+            self._top = await self._inject_top()
         except CDPError as exc:
             log.debug("early injection failed: %s", exc)
-            return
-        self._top = _Frame(session, world, "top frame")
 
     async def run(self) -> PartialRun:
         """Partials of the whole frame tree; a failure in the top frame raises AxeRunError."""
@@ -141,12 +140,17 @@ class PartialRunner:
                 except (JavaScriptError, ProtocolError) as exc:  # e.g. the page navigated itself
                     log.debug("early-injected world unusable, injecting again: %s", exc)
             self.untested = []
+            return await self._run_top(await self._inject_top())
+        except (JavaScriptError, ProtocolError) as exc:
+            raise AxeRunError(f"axe-core could not run in the page: {exc}") from exc
+
+    async def _inject_top(self) -> _Frame:
+        """axe loaded into a new world of the top frame (the ``inject`` phase)."""
+        with self._clock.phase("inject"):
             session = self.page.session
             world = await axe_world(session, self.page.main_frame_id)
             await inject(session, world)
-            return await self._run_top(_Frame(session, world, "top frame"))
-        except (JavaScriptError, ProtocolError) as exc:
-            raise AxeRunError(f"axe-core could not run in the page: {exc}") from exc
+            return _Frame(session, world, "top frame")
 
     async def _run_top(self, top: _Frame) -> PartialRun:
         """The top frame: with no frame to merge, ``axe.run`` finishes in place, which spares
@@ -178,7 +182,7 @@ class PartialRunner:
             self.options,
             finish_alone,
             context_id=frame.world,
-            timeout=STEP_TIMEOUT,
+            timeout=timeout,  # axe builds its tree of the whole document before it answers
         )
         if frame_contexts is None:
             return None

@@ -1,8 +1,9 @@
 """Breadth-first crawl of one origin, auditing several pages at once.
 
-The crawl is level by level: every page of depth ``d`` is audited (``concurrency`` at a time)
-before any page of depth ``d + 1``, and links are taken in document order, page by page, so
-the set of pages audited under a ``maxPages`` limit does not depend on timing. A URL is
+The pages are those of a level-by-level crawl: every page of depth ``d`` comes before any page
+of depth ``d + 1``, and links are taken in document order, page by page, so the set of pages
+audited under a ``maxPages`` limit does not depend on timing. The audits themselves do not
+wait for levels: ``concurrency`` pages stay in flight (see :func:`crawl_site`). A URL is
 normalized before it is compared (see :func:`normalize_url`) and is never visited twice.
 Which pages fail or are skipped is decided by the ``audit_one`` callable; only browser loss
 ends the crawl early (it propagates out of ``audit_one``).
@@ -19,7 +20,8 @@ from .page_audit import PageAudit
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
-AuditOne = Callable[[str, bool], Awaitable[PageAudit]]
+#: ``audit_one(url, want_links)`` (or, see ``reports_loaded``, ``(url, want_links, loaded)``).
+AuditOne = Callable[..., Awaitable[PageAudit]]
 OnAudit = Callable[[PageAudit], None]
 
 
@@ -74,29 +76,19 @@ class Frontier:
         return found
 
 
-async def audit_batch(
-    urls: list[str],
-    audit_one: AuditOne,
-    *,
-    want_links: bool,
-    concurrency: int,
-    on_audit: OnAudit | None = None,
-) -> list[PageAudit]:
-    """Audit ``urls`` with at most ``concurrency`` in flight; results in ``urls`` order."""
-    limiter = trio.CapacityLimiter(max(1, concurrency))
-    results: list[PageAudit | None] = [None] * len(urls)
+class _Page:
+    """One page of the crawl, in the order the plain breadth-first crawl would audit it."""
 
-    async def one(index: int, url: str) -> None:
-        async with limiter:
-            audit = await audit_one(url, want_links)
-        results[index] = audit
-        if on_audit is not None:
-            on_audit(audit)
+    def __init__(self, url: str, want_links: bool) -> None:
+        self.url = url
+        self.want_links = want_links
+        self.audit: PageAudit | None = None
+        #: The document's URL once loaded ("" for a page that failed); None while unknown.
+        self.final_url: str | None = None
 
-    async with trio.open_nursery() as nursery:
-        for index, url in enumerate(urls):
-            nursery.start_soon(one, index, url)
-    return [r for r in results if r is not None]
+    def loaded(self, final_url: str) -> None:
+        if self.final_url is None:
+            self.final_url = final_url
 
 
 async def crawl_site(
@@ -108,28 +100,119 @@ async def crawl_site(
     concurrency: int,
     start_urls: Iterable[str] = (),
     on_audit: OnAudit | None = None,
+    reports_loaded: bool = False,
+    by_level: bool = False,
 ) -> list[PageAudit]:
     """``start`` (already audited) plus every page reachable within ``depth`` link hops,
-    at most ``max_pages`` pages in all (failed and skipped pages count)."""
-    known = [start.page.url, *start_urls, start.final_url]
-    frontier = Frontier(u for u in known if u)
-    for url in known:
-        frontier.mark(url)
-    audits = [start]
-    level = frontier.new_links(start.links)
-    for current_depth in range(1, depth + 1):
-        room = max_pages - len(audits)
-        if not level or room <= 0:
-            break
-        batch = await audit_batch(
-            level[:room],
-            audit_one,
-            want_links=current_depth < depth,
-            concurrency=concurrency,
-            on_audit=on_audit,
-        )
-        audits.extend(batch)
-        for audit in batch:  # a redirect's target counts as visited too
-            frontier.mark(audit.final_url)
-        level = [link for audit in batch for link in frontier.new_links(audit.links)]
-    return audits
+    at most ``max_pages`` pages in all (failed and skipped pages count), in breadth-first
+    order.
+
+    Which pages those are is decided exactly as a crawl that audits level by level would:
+    the pages of depth ``d + 1`` are the new links of the pages of depth ``d``, page by page
+    in that order, once every page of depth ``d`` has marked its final URL (a redirect's
+    target counts as visited). But no level waits for the one before it to finish: a page
+    is audited as soon as its place in that order is decided, so ``concurrency`` pages stay
+    in flight across levels, and the result is reported in the order, not as it came.
+
+    With ``reports_loaded``, ``audit_one`` is called as ``audit_one(url, want_links,
+    loaded)`` and calls ``loaded(final_url)`` as soon as the page's document is known, so
+    the next level's order is settled while the last pages of this one are still audited.
+    ``by_level`` makes every level wait until the one before it is done (the plain crawl,
+    kept to measure the difference and to compare the two).
+    """
+    crawl = _Crawl(start, audit_one, depth=depth, max_pages=max_pages, concurrency=concurrency,
+                   start_urls=start_urls, on_audit=on_audit, reports_loaded=reports_loaded,
+                   by_level=by_level)
+    return await crawl.run()
+
+
+class _Crawl:
+    """The scheduler of :func:`crawl_site`: levels of :class:`_Page` in order, a scan that
+    turns level ``d`` into level ``d + 1``, and the tasks auditing the pages."""
+
+    def __init__(
+        self,
+        start: PageAudit,
+        audit_one: AuditOne,
+        *,
+        depth: int,
+        max_pages: int,
+        concurrency: int,
+        start_urls: Iterable[str],
+        on_audit: OnAudit | None,
+        reports_loaded: bool,
+        by_level: bool,
+    ) -> None:
+        known = [start.page.url, *start_urls, start.final_url]
+        self.frontier = Frontier(u for u in known if u)
+        for url in known:
+            self.frontier.mark(url)
+        first = _Page(start.page.url, True)
+        first.audit, first.final_url = start, start.final_url
+        self.levels: list[list[_Page]] = [[first]]
+        self.audit_one = audit_one
+        self.depth = depth
+        self.max_pages = max_pages
+        self.limiter = trio.CapacityLimiter(max(1, concurrency))
+        self.on_audit = on_audit
+        self.reports_loaded = reports_loaded
+        self.by_level = by_level
+        self.changed = trio.Event()
+        # The scan: level ``scanning`` is final; its pages up to ``position`` are scanned.
+        self.scanning = 0
+        self.position = 0
+        self.marked = False
+
+    async def run(self) -> list[PageAudit]:
+        async with trio.open_nursery() as nursery:
+            while self._scan(nursery):
+                await self.changed.wait()
+                self.changed = trio.Event()
+        return [page.audit for level in self.levels for page in level if page.audit is not None]
+
+    def _scan(self, nursery: trio.Nursery) -> bool:
+        """Decide every page whose place is known now and start it; False once the crawl has
+        no page left to decide or to audit."""
+        while self.scanning < self.depth:
+            level = self.levels[self.scanning]
+            if not self.marked:
+                if any(page.final_url is None or (self.by_level and page.audit is None) for page in level):
+                    return True
+                for page in level:  # a redirect's target counts as visited too
+                    self.frontier.mark(page.final_url or "")
+                self.marked = True
+                self.levels.append([])
+            following = self.levels[self.scanning + 1]
+            room = self.max_pages - sum(len(lv) for lv in self.levels[:-1])
+            while self.position < len(level):
+                page = level[self.position]
+                if page.audit is None:
+                    return True
+                for url in self.frontier.new_links(page.audit.links):
+                    if len(following) < room:
+                        following.append(_Page(url, self.scanning + 1 < self.depth))
+                        nursery.start_soon(self._audit, following[-1])
+                self.position += 1
+            if not following or room <= len(following):
+                break  # no deeper level, or no room for one
+            self.scanning, self.position, self.marked = self.scanning + 1, 0, False
+        return any(page.audit is None for level in self.levels for page in level)
+
+    async def _audit(self, page: _Page) -> None:
+        async with self.limiter:
+            if self.reports_loaded:
+                audit = await self.audit_one(page.url, page.want_links, self._loaded(page))
+            else:
+                audit = await self.audit_one(page.url, page.want_links)
+        page.loaded(audit.final_url)
+        page.audit = audit
+        self.changed.set()
+        if self.on_audit is not None:
+            self.on_audit(audit)
+
+    def _loaded(self, page: _Page) -> Callable[[str], None]:
+        def loaded(final_url: str) -> None:
+            page.loaded(final_url)
+            self.changed.set()
+
+        return loaded

@@ -26,8 +26,7 @@ from cdpdriver.scripts import load_script
 
 from .axe import FRAME_TIMEOUT, PartialRunner, finish_run
 from .axe_bundle import rule_impacts
-from .crawl import crawl_site
-from .dialogs import DialogAnswerer
+from .crawl import crawl_site, normalize_url
 from .egress import egress_proxy
 from .failures import AuditFailed, failures_classified
 from .findings import best_practices_from, findings_from, rules_tested
@@ -36,10 +35,11 @@ from .llm.integration import collect_page_evidence, review_audit
 from .models import AuditRequest, AuditResult, ErrorInfo, PageResult
 from .netguard import NetGuard, describe_block
 from .page_audit import PageAudit, assemble
-from .readiness import SETTLE_CAP, DocumentInfo, DocumentWatch, install_tracker, settle
+from .phases import PhaseClock
+from .readiness import SETTLE_CAP, DocumentInfo, DocumentWatch, settle
 from .rules import axe_run_options
 from .scoring import page_score
-from .spares import spare_pages
+from .tabs import SharedTabs, SingleTabs, Tab, TabSource
 from .urls import without_credentials
 
 log = logging.getLogger(__name__)
@@ -57,6 +57,23 @@ class EngineLimits:
     settle_timeout: float = SETTLE_CAP
     #: Shared by every audit of a service, so ``concurrency`` bounds its open pages overall.
     page_limiter: trio.CapacityLimiter | None = None
+    #: The pages of one crawl share a browser context and reuse its tabs (:mod:`audit.tabs`);
+    #: off, every page gets a fresh context of its own, as separate requests always do.
+    share_crawl_context: bool = True
+    #: The browser serves this one audit and closes after it (the CLI's): pages open in its
+    #: own context, starting with the tab it opened at launch, and no spare is prepared.
+    private_browser: bool = False
+    #: A crawl keeps ``concurrency`` pages in flight across depth levels (the same pages in
+    #: the same order, :func:`~audit.crawl.crawl_site`); off, each level waits for the last.
+    pipelined_crawl: bool = True
+    #: Prepare the next request's tab (fresh context, axe compiled) beside each audit instead
+    #: of waiting for the browser to be idle: lower latency back to back when a core is free.
+    prepare_ahead: bool = False
+
+
+#: The options of :class:`EngineLimits` that only make audits cheaper: switched off, an audit
+#: takes the plain path and must find exactly the same (tests compare the two).
+OPTIMISATIONS = ("share_crawl_context", "private_browser", "pipelined_crawl")
 
 
 # --------------------------------------------------------------------------- one page
@@ -70,15 +87,18 @@ async def audit_page(
     *,
     collect_links: bool = False,
     allow: Iterable[str] = (),
+    tabs: TabSource | None = None,
 ) -> PageAudit:
-    """Audit one page in a fresh browser context; raises :class:`AuditFailed`.
+    """Audit one page, by default in a fresh browser context; raises :class:`AuditFailed`.
 
     A non-HTML page comes back ``skipped``. ``allow`` lists URLs the private-network guard
-    lets through (tests only). ``collect_links`` fills ``links`` for the crawler.
+    lets through (tests only). ``collect_links`` fills ``links`` for the crawler. ``tabs``
+    is where the page is audited instead, e.g. the :class:`~audit.tabs.SharedTabs` of the
+    request the page belongs to. ``timings`` says where the time went (:mod:`audit.phases`).
     """
     limits = limits or EngineLimits()
     with failures_classified(browser):
-        return await _limited_page_audit(browser, url, request, limits, collect_links, frozenset(allow))
+        return await _limited_page_audit(browser, url, request, limits, collect_links, frozenset(allow), tabs)
 
 
 async def _limited_page_audit(
@@ -88,10 +108,12 @@ async def _limited_page_audit(
     limits: EngineLimits,
     collect_links: bool,
     allow: frozenset[str] = frozenset(),
+    tabs: TabSource | None = None,
+    on_loaded: Callable[[str], None] | None = None,
 ) -> PageAudit:
     """One page under the service-wide page limit; failures are still unclassified."""
     async with limits.page_limiter or nullcontext():
-        return await _audit_page(browser, url, request, limits, collect_links, allow)
+        return await _audit_page(browser, url, request, limits, collect_links, allow, tabs, on_loaded)
 
 
 async def _audit_page(
@@ -101,40 +123,64 @@ async def _audit_page(
     limits: EngineLimits,
     collect_links: bool,
     allow: frozenset[str],
+    tabs: TabSource | None = None,
+    on_loaded: Callable[[str], None] | None = None,
 ) -> PageAudit:
+    clock = PhaseClock()
+    source = tabs or SingleTabs(
+        browser, guarded=limits.block_private_networks, allow=allow, ahead=limits.prepare_ahead
+    )
+    async with _allowed_through_proxy(browser, allow), source.tab(clock) as tab:
+        audit = await _audit_in_tab(browser, tab, url, request, limits, collect_links, clock, on_loaded)
+        # A frame that hung, or a document that is not a page, may still hold the renderer.
+        tab.spoiled |= bool(audit.page.untested_frames) or audit.page.status != "ok"
+    audit.timings = clock.finish()
+    log.debug("page %s phases %s", without_credentials(url), audit.timings, extra={"a11y_timings": audit.timings})
+    return audit
+
+
+async def _audit_in_tab(
+    browser: Browser,
+    tab: Tab,
+    url: str,
+    request: AuditRequest,
+    limits: EngineLimits,
+    collect_links: bool,
+    clock: PhaseClock,
+    on_loaded: Callable[[str], None] | None = None,
+) -> PageAudit:
+    """Load ``url`` in the tab, let it settle, run axe over its frames, map the results.
+
+    ``on_loaded`` hears the document's URL as soon as it is known, if it is ``url`` itself
+    (a redirected page's target is only final once the page is done: it may still fail)."""
     options = axe_run_options(request.version, request.level, request.best_practices)
-    guarded = limits.block_private_networks
-    async with (
-        _allowed_through_proxy(browser, allow),
-        spare_pages(browser, guarded=guarded).page() as page,
-        trio.open_nursery() as nursery,
-    ):
-        try:
-            dialogs = DialogAnswerer()
-            await dialogs.attach(page, nursery)
-            guard = None
-            if limits.block_private_networks:
-                guard = NetGuard(allow=allow)
-                await guard.attach(page, nursery)
-            doc = await _load(page, url, limits, guard)
-            if not doc.is_html:
-                return _skipped(url, doc)
-            runner = PartialRunner(
-                page, options, frame_timeout=limits.frame_timeout, run_timeout=limits.audit_timeout
-            )
-            async with trio.open_nursery() as waiting:  # axe loads while the page settles
-                waiting.start_soon(runner.prepare)
-                waiting.start_soon(settle, page, limits.settle_timeout)
-            run = await runner.run()
-            results = run.results or await finish_run(
-                browser, run.partials, options, timeout=limits.audit_timeout
-            )
-            links = await _links(page) if collect_links else []
-            evidence = await collect_page_evidence(page, request, results, url)
-        finally:
-            nursery.cancel_scope.cancel()
+    page = tab.page
+    with clock.phase("navigate"):
+        doc = await _load(page, url, limits, tab.guard)
+    if on_loaded is not None and normalize_url(doc.url) == normalize_url(url):
+        on_loaded(doc.url)
+    if not doc.is_html:
+        return _skipped(url, doc)
+    runner = PartialRunner(
+        page, options, frame_timeout=limits.frame_timeout, run_timeout=limits.audit_timeout, clock=clock
+    )
+    async with trio.open_nursery() as waiting:  # axe loads while the page settles
+        waiting.start_soon(runner.prepare)
+        with clock.phase("settle"):
+            await settle(page, limits.settle_timeout)
+    with clock.phase("axe"):
+        run = await runner.run()
+    results = run.results
+    if results is None:
+        with clock.phase("finish"):
+            results = await finish_run(browser, run.partials, options, timeout=limits.audit_timeout)
+    links: list[str] = []
+    if collect_links:
+        with clock.phase("links"):
+            links = await _links(page)
+    evidence = await collect_page_evidence(page, request, results, url)
     audit = _page_audit(url, doc, results, request, run.untested_frames, links, evidence)
-    audit.page.dialogs = dialogs.dialogs
+    audit.page.dialogs = tab.dialogs.dialogs
     return audit
 
 
@@ -165,7 +211,6 @@ async def _load(page: Page, url: str, limits: EngineLimits, guard: NetGuard | No
     watch = DocumentWatch(page)
     try:
         await watch.start()
-        await install_tracker(page)
         result = await page.navigate(url, wait_until="load", timeout=limits.navigation_timeout)
         doc = await watch.document(str(result.loader_id) if result.loader_id else None)
     except NavigationFailed as exc:
@@ -282,12 +327,32 @@ async def _audit_pages(
     limits: EngineLimits,
     on_page: Callable[[PageResult], None] | None,
 ) -> list[PageAudit]:
+    """The pages of the audit, in the tabs they may share (:mod:`audit.tabs`)."""
+    crawl = request.crawl
+    crawling = crawl.enabled and crawl.depth > 0 and crawl.max_pages > 1
+    guarded = limits.block_private_networks
+    if limits.private_browser:
+        async with SharedTabs.open_private(browser, guarded=guarded) as tabs:
+            return await _audit_site(browser, request, limits, on_page, crawling, tabs)
+    if crawling and limits.share_crawl_context:
+        async with SharedTabs.open(browser, guarded=guarded) as tabs:
+            return await _audit_site(browser, request, limits, on_page, crawling, tabs)
+    return await _audit_site(browser, request, limits, on_page, crawling, None)
+
+
+async def _audit_site(
+    browser: Browser,
+    request: AuditRequest,
+    limits: EngineLimits,
+    on_page: Callable[[PageResult], None] | None,
+    crawling: bool,
+    tabs: TabSource | None,
+) -> list[PageAudit]:
     """The start page (its failure is the audit's, classified by :func:`run_audit`), then
     the crawl, where each page's failure is classified on its own and only a crashed browser
     ends the audit."""
     crawl = request.crawl
-    crawling = crawl.enabled and crawl.depth > 0 and crawl.max_pages > 1
-    start = await _limited_page_audit(browser, request.url, request, limits, crawling)
+    start = await _limited_page_audit(browser, request.url, request, limits, crawling, tabs=tabs)
     if start.page.status == "skipped":
         raise AuditFailed(
             "audit_failed",
@@ -303,9 +368,12 @@ async def _audit_pages(
     if not crawling:
         return [start]
 
-    async def audit_one(url: str, want_links: bool) -> PageAudit:
+    async def audit_one(url: str, want_links: bool, loaded: Callable[[str], None]) -> PageAudit:
         try:
-            audit = await audit_page(browser, url, request, limits, collect_links=want_links)
+            with failures_classified(browser):
+                audit = await _limited_page_audit(
+                    browser, url, request, limits, want_links, tabs=tabs, on_loaded=loaded
+                )
             audit.axe_results = None  # a long crawl must not hold every page's raw results
             return audit
         except AuditFailed as failure:
@@ -323,4 +391,6 @@ async def _audit_pages(
         concurrency=limits.concurrency,
         start_urls=[request.url],
         on_audit=notify,
+        reports_loaded=True,
+        by_level=not limits.pipelined_crawl,
     )

@@ -38,6 +38,8 @@ class PageAudit:
     axe_results: dict[str, Any] | None = None
     #: Gathered while the page was open; only with LLM assistance on.
     llm_evidence: Evidence | None = None
+    #: Seconds per phase of this page's audit (:mod:`audit.phases`); not part of the result.
+    timings: dict[str, float] = field(default_factory=dict)
 
 
 def assemble(request: AuditRequest, audits: list[PageAudit], duration_ms: int) -> AuditResult:

@@ -32,6 +32,7 @@ from cdpdriver.scripts import load_script
 
 from .axe import STEP_TIMEOUT, finisher_pool, inject
 from .egress import BYPASS_NOTHING, egress_proxy
+from .phases import PhaseClock
 
 log = logging.getLogger(__name__)
 
@@ -58,15 +59,20 @@ _WARM_DOCUMENT = (
 class _Spare:
     page: Page
     context_id: str
+    #: Set when a caller took it: a warm-up still running stops at its next step.
+    taken: bool = False
 
 
 class SparePages:
     """Up to ``target`` ready pages for one browser; see the module docstring.
 
     Spares are prepared only once no audit has run on the browser for ``IDLE_DELAY``, so they
-    use idle time and rarely take CPU from an audit; a caller that finds none ready waits for
-    the one being prepared, if any, and otherwise makes its page cold. Used pages are closed
-    in the browser's nursery, off the caller's critical path.
+    use idle time and rarely take CPU from an audit. A spare is ready as soon as its context
+    and tab exist; axe is compiled in it afterwards, and a caller that takes it meanwhile
+    never waits for that warm-up (what of it is done already is done for the caller's page
+    too; the rest is skipped). A caller that finds none ready waits only for a tab being
+    made, and otherwise makes its page cold. Used pages are closed in the browser's nursery,
+    off the caller's critical path.
     """
 
     def __init__(self, browser: Browser, target: int = 1, *, guarded: bool = False) -> None:
@@ -80,33 +86,43 @@ class SparePages:
         self._filled = trio.Event()
 
     @asynccontextmanager
-    async def page(self) -> AsyncIterator[Page]:
-        """A page in a fresh context of its own; page and context are disposed after the block."""
+    async def page(self, clock: PhaseClock | None = None, *, ahead: bool = False) -> AsyncIterator[Page]:
+        """A page in a fresh context of its own; page and context are disposed after the block.
+
+        ``clock`` gets the ``lease`` (and, for a page made cold, ``context``) and ``close``
+        phases. With ``ahead`` the next spare is prepared at once, beside this page's audit,
+        rather than once the browser is idle (for audits that come back to back)."""
+        clock = clock or PhaseClock()
         self._active += 1
         try:
-            spare = await self._take()
+            with clock.phase("lease"):
+                spare = await self._take(clock)
         except BaseException:
             self._active -= 1
             raise
+        if ahead:
+            self._refill(idle=False)
         try:
             yield spare.page
         finally:
-            self._active -= 1
-            self._release(spare)
-            if not self._active:
-                self._refill()
+            with clock.phase("close"):
+                self._active -= 1
+                self._release(spare)
+                if not self._active:
+                    self._refill()
 
-    async def _take(self) -> _Spare:
-        # A spare half made costs less to finish than a cold page made beside it.
+    async def _take(self, clock: PhaseClock) -> _Spare:
+        # A tab half made costs less to finish than a cold one made beside it.
         with trio.move_on_after(FILL_WAIT):
             while not self._ready and self._filling:
                 await self._filled.wait()
         while self._ready:
             spare = self._ready.pop()
+            spare.taken = True
             if not spare.page.is_closed:
                 return spare
             self._release(spare)
-        return await self._make(warm=False)
+        return await self._make(clock)
 
     def _release(self, spare: _Spare) -> None:
         """Close a used page and dispose its context in the background (shielded there); once
@@ -114,55 +130,66 @@ class SparePages:
         if self.browser.is_connected:
             self.browser.start_task(self._close, spare.page, spare.context_id)
 
-    def _refill(self) -> None:
+    def _refill(self, *, idle: bool = True) -> None:
         """Schedule spares up to the target, in the browser's nursery."""
         while len(self._ready) + self._scheduled < self.target and self.browser.is_connected:
             self._scheduled += 1
-            self.browser.start_task(self._fill_one)
+            self.browser.start_task(self._fill_one, idle)
 
-    async def _fill_one(self) -> None:
-        """Make one spare once the browser has been idle for ``IDLE_DELAY``; give up if an audit
-        started meanwhile (back-to-back audits gain nothing from a spare they compete with)."""
+    async def _fill_one(self, idle: bool) -> None:
+        """Make one spare, then warm it. With ``idle``, only once the browser has been idle for
+        ``IDLE_DELAY``, giving up if an audit started meanwhile (on a busy machine back-to-back
+        audits gain nothing from a spare they compete with)."""
         try:
-            await trio.sleep(IDLE_DELAY)
-            if self._active:
-                return
+            if idle:
+                await trio.sleep(IDLE_DELAY)
+                if self._active:
+                    return
             self._filling += 1
             try:
-                self._ready.append(await self._make(warm=True))
+                spare = await self._make()
             finally:
                 self._filling -= 1
                 self._filled.set()
                 self._filled = trio.Event()
+            self._ready.append(spare)
+            await self._warm(spare)
         except Exception as exc:  # noqa: BLE001 - a spare is an optimisation; a cold page will do
             log.debug("could not prepare a spare page: %s", exc)
         finally:
             self._scheduled -= 1
 
-    async def _make(self, *, warm: bool) -> _Spare:
-        """A new context and blank tab; with ``warm``, axe compiled once in its renderer."""
+    async def _make(self, clock: PhaseClock | None = None) -> _Spare:
+        """A new context and a blank tab in it."""
         page: Page | None = None
+        clock = clock or PhaseClock()
         # Shielded so that whatever the browser created is recorded for disposal.
         with trio.CancelScope(shield=True), trio.fail_after(STEP_TIMEOUT):
-            context_id = await self._create_context()
-        try:
-            with trio.CancelScope(shield=True), trio.fail_after(STEP_TIMEOUT):
+            with clock.phase("context"):
+                context_id = await self._create_context()
+            try:
                 page = await self.browser.new_page(context_id=context_id)
-            if warm:
-                with trio.fail_after(STEP_TIMEOUT):
-                    world = await isolated_world(page.session, page.main_frame_id, "a11y-warm")
-                    await inject(page.session, world)
-                    await call_function(
-                        page.session,
-                        load_script("audit", "axe_warm_run"),
-                        _WARM_DOCUMENT,
-                        context_id=world,
-                        await_promise=True,
-                    )
-        except BaseException:
-            await self._close(page, context_id)
-            raise
+            except BaseException:
+                await self._close(page, context_id)
+                raise
         return _Spare(page, context_id)
+
+    async def _warm(self, spare: _Spare) -> None:
+        """Compile axe in the spare's renderer (and run it once over a sample) until taken."""
+        page = spare.page
+        with trio.fail_after(STEP_TIMEOUT):
+            if spare.taken:
+                return
+            world = await isolated_world(page.session, page.main_frame_id, "a11y-warm")
+            if spare.taken:
+                return
+            await inject(page.session, world)
+            if spare.taken:
+                return
+            await call_function(
+                page.session, load_script("audit", "axe_warm_run"), _WARM_DOCUMENT,
+                context_id=world, await_promise=True,
+            )
 
     async def _create_context(self) -> str:
         """A fresh context; a guarded one connects only through the egress proxy."""

@@ -1,0 +1,235 @@
+"""``audit_bench.py --profile``: where an audit's time and CPU go, page kind by page kind.
+
+Measured in one run, each on the same fixture pages:
+
+- ``service``: a warm service (in this process, its own browser) audits each kind through
+  ``POST /audit``, back to back; every page's phases come from the engine's own always-on
+  timings (``PageAudit.timings``, logged by ``audit.engine`` at debug level);
+- ``crawl``: the 20-page site in one ``POST /audit`` crawl (depth 1, maxPages 20);
+- ``floor``: what axe-core alone costs through the same driver, in a browser of its own: a new
+  tab + goto (load) + inject axe + ``axe.run`` (same rules and result types) + close;
+- ``cold CLI``: ``python -m a11y audit URL`` as a new process, browser launch included.
+
+CPU per page: this Python process (the service *and* the HTTP client that calls it) and the
+browser's process tree (``/proc/<pid>/stat`` of the browser and its descendants).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import audit_fixtures as fixtures
+import httpx
+import trio
+from proc_cpu import CpuMeter
+
+from a11y.service import ServiceConfig, running_service
+from audit.axe_bundle import load_bundle
+from audit.rules import axe_run_options
+from cdpdriver import launch
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Figures:
+    """One row: wall seconds per sample, CPU seconds per page, phase medians."""
+
+    label: str
+    walls: list[float] = field(default_factory=list)
+    pages: int = 0
+    cpu_python: float = 0.0
+    cpu_browser: float = 0.0
+    phases: dict[str, list[float]] = field(default_factory=dict)
+
+    @property
+    def wall(self) -> float:
+        return statistics.median(self.walls) if self.walls else float("nan")
+
+    def per_page_cpu(self) -> tuple[float, float]:
+        pages = max(self.pages, 1)
+        return self.cpu_python / pages, self.cpu_browser / pages
+
+    def add_timings(self, timings: dict[str, float]) -> None:
+        for name, seconds in timings.items():
+            self.phases.setdefault(name, []).append(seconds)
+
+
+class TimingsLog(logging.Handler):
+    """Collects the per-page phase timings the engine logs."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.pages: list[dict[str, float]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        timings = getattr(record, "a11y_timings", None)
+        if timings is not None:
+            self.pages.append(timings)
+
+    def __enter__(self) -> TimingsLog:
+        engine = logging.getLogger("audit.engine")
+        self._level = engine.level
+        engine.setLevel(logging.DEBUG)
+        engine.addHandler(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        engine = logging.getLogger("audit.engine")
+        engine.removeHandler(self)
+        engine.setLevel(self._level)
+
+
+@dataclass
+class BenchConfig(ServiceConfig):
+    """The service's configuration with engine options overridden (``--set``)."""
+
+    engine_overrides: dict[str, Any] = field(default_factory=dict)
+
+    def engine_limits(self, page_limiter: trio.CapacityLimiter | None = None):
+        return replace(super().engine_limits(page_limiter), **self.engine_overrides)
+
+
+async def _post(client: httpx.AsyncClient, body: dict[str, Any]) -> tuple[float, dict]:
+    started = time.perf_counter()
+    response = await client.post("/audit", json=body)
+    elapsed = time.perf_counter() - started
+    if response.status_code != 200:
+        raise RuntimeError(f"{body['url']}: {response.status_code} {response.text[:300]}")
+    return elapsed, response.json()
+
+
+async def service_figures(base: str, samples: dict[str, int], concurrency: int,
+                          overrides: dict[str, Any]) -> dict[str, Figures]:
+    """Back-to-back single-page audits per kind, then the site crawl, through POST /audit."""
+    config = BenchConfig(port=0, concurrency=concurrency, queue_size=64, max_pages=500,
+                         audit_timeout=600, navigation_timeout=60, engine_overrides=overrides)
+    out: dict[str, Figures] = {}
+    async with running_service(config) as svc:
+        browser = await svc.supervisor.wait_ready(60)
+        async with httpx.AsyncClient(base_url=svc.url, timeout=600) as client:
+            for kind, runs in samples.items():
+                url = fixtures.url_of(base, kind)
+                await _post(client, {"url": url})  # warm-up: JIT, caches, finisher, spare
+                row = out[kind] = Figures(kind)
+                with TimingsLog() as log:
+                    meter = CpuMeter(browser.pid)
+                    for _ in range(runs):
+                        row.walls.append((await _post(client, {"url": url}))[0])
+                    row.cpu_python, row.cpu_browser = meter.read()
+                row.pages = runs
+                for timings in log.pages:
+                    row.add_timings(timings)
+            crawl = {"url": fixtures.site_urls(base)[0],
+                     "crawl": {"enabled": True, "depth": 1, "maxPages": fixtures.SITE_PAGES}}
+            row = out["site"] = Figures("site")
+            for _ in range(2):
+                with TimingsLog() as log:
+                    meter = CpuMeter(browser.pid)
+                    elapsed, result = await _post(client, crawl)
+                    cpu = meter.read()
+                row.walls.append(elapsed)
+                row.pages += result["stats"]["totalPages"]
+                row.cpu_python += cpu[0]
+                row.cpu_browser += cpu[1]
+                for timings in log.pages:
+                    row.add_timings(timings)
+    return out
+
+
+async def floor_figures(base: str, samples: dict[str, int]) -> dict[str, Figures]:
+    """new tab + goto + inject + axe.run + close, through cdpdriver, in a browser of its own;
+    ``site`` is the 20 site pages in sequence (one sample: all 20)."""
+    bundle = load_bundle().source + ";0"
+    run = f"axe.run(document, {json.dumps(axe_run_options('2.2', 'AA'))}).then(JSON.stringify)"
+    out: dict[str, Figures] = {}
+    async with launch() as browser:
+
+        async def one(url: str) -> None:
+            page = await browser.new_page()
+            try:
+                await page.navigate(url, wait_until="load", timeout=60)
+                await page.evaluate(bundle, timeout=60)
+                json.loads(await page.evaluate(run, timeout=300))
+            finally:
+                await page.close()
+
+        for kind, runs in {**samples, "site": 1}.items():
+            urls = fixtures.site_urls(base) if kind == "site" else [fixtures.url_of(base, kind)]
+            await one(urls[0])  # warm-up
+            row = out[kind] = Figures(f"floor {kind}")
+            meter = CpuMeter(browser.pid)
+            for _ in range(runs):
+                started = time.perf_counter()
+                for url in urls:
+                    await one(url)
+                row.walls.append(time.perf_counter() - started)
+            row.cpu_python, row.cpu_browser = meter.read()
+            row.pages = runs * len(urls)
+    return out
+
+
+def cold_cli(base: str, kind: str, runs: int) -> Figures:
+    """``python -m a11y audit URL`` in a new process each time: wall and CPU (process tree);
+    ``site`` crawls the 20-page site."""
+    row = Figures(f"cold CLI {kind}")
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "report.json"
+        if kind == "site":
+            target = [fixtures.site_urls(base)[0], "--crawl", "--depth", "1", "--max-pages", str(fixtures.SITE_PAGES)]
+        else:
+            target = [fixtures.url_of(base, kind)]
+        argv = [sys.executable, "-m", "a11y", "audit", *target, "--format", "json", "--output", str(report)]
+        env = {**os.environ, "PYTHONPATH": str(Path(sys.modules["audit"].__file__).parents[1])}
+        for _ in range(runs):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            started = time.perf_counter()
+            subprocess.run(argv, check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            row.walls.append(time.perf_counter() - started)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            row.cpu_browser += (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+            row.pages += len(json.loads(report.read_text())["pages"])
+    return row
+
+
+# --------------------------------------------------------------------------- printing
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f}"
+
+
+def print_phase_table(service: dict[str, Figures], floor: dict[str, Figures]) -> None:
+    # Phases in the order the engine records them, total last (an older engine records none).
+    shown = [p for row in service.values() for p in row.phases if p != "total"]
+    shown = [*dict.fromkeys(shown), *(["total"] if any("total" in r.phases for r in service.values()) else [])]
+    print("\nwhere the time goes: median ms per page and phase, warm service, POST /audit back to back")
+    print("(inject runs while the page settles; 'total' is the engine's time for the page, 'request'"
+          "\n the client's time per POST /audit; CPU s per page: python = service + HTTP client)")
+    header = f"  {'page':<8}{'n':>4}" + "".join(f"{p:>9}" for p in shown)
+    print(header + f"{'request':>9}{'cpu py':>8}{'cpu br':>8}")
+    for kind, row in service.items():
+        medians = "".join(
+            f"{_ms(statistics.median(row.phases[p])) if p in row.phases else '-':>9}" for p in shown
+        )
+        request = row.wall / (row.pages / len(row.walls)) if kind == "site" else row.wall
+        cpu = row.per_page_cpu()
+        print(f"  {kind:<8}{row.pages:>4}{medians}{_ms(request):>9}{cpu[0]:>8.3f}{cpu[1]:>8.3f}")
+    print("  ('site' is a page of the 20-page crawl; its request column is crawl time / pages)")
+    print("\nthe floor: new tab + goto + inject + axe.run + close (cdpdriver, its own browser)")
+    print(f"  {'page':<8}{'n':>4}{'ms/page':>9}{'cpu py':>8}{'cpu br':>8}")
+    for kind, row in floor.items():
+        per_page = row.wall / (row.pages / len(row.walls))
+        cpu = row.per_page_cpu()
+        print(f"  {kind:<8}{row.pages:>4}{_ms(per_page):>9}{cpu[0]:>8.3f}{cpu[1]:>8.3f}")
