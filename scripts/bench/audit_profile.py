@@ -156,14 +156,23 @@ async def floor_figures(base: str, samples: dict[str, int]) -> dict[str, Figures
     out: dict[str, Figures] = {}
     async with launch() as browser:
 
-        async def one(url: str) -> None:
+        async def one(url: str, row: Figures | None = None) -> None:
+            marks = [time.perf_counter()]
             page = await browser.new_page()
+            marks.append(time.perf_counter())
             try:
                 await page.navigate(url, wait_until="load", timeout=60)
+                marks.append(time.perf_counter())
                 await page.evaluate(bundle, timeout=60)
+                marks.append(time.perf_counter())
                 json.loads(await page.evaluate(run, timeout=300))
+                marks.append(time.perf_counter())
             finally:
                 await page.close()
+                marks.append(time.perf_counter())
+            if row is not None and len(marks) == 6:
+                steps = zip(("lease", "navigate", "inject", "axe", "close"), marks, marks[1:], strict=False)
+                row.add_timings({name: end - begin for name, begin, end in steps} | {"total": marks[-1] - marks[0]})
 
         for kind, runs in {**samples, "site": 1}.items():
             urls = fixtures.site_urls(base) if kind == "site" else [fixtures.url_of(base, kind)]
@@ -173,7 +182,7 @@ async def floor_figures(base: str, samples: dict[str, int]) -> dict[str, Figures
             for _ in range(runs):
                 started = time.perf_counter()
                 for url in urls:
-                    await one(url)
+                    await one(url, row)
                 row.walls.append(time.perf_counter() - started)
             row.cpu_python, row.cpu_browser = meter.read()
             row.pages = runs * len(urls)
@@ -227,9 +236,11 @@ def print_phase_table(service: dict[str, Figures], floor: dict[str, Figures]) ->
         cpu = row.per_page_cpu()
         print(f"  {kind:<8}{row.pages:>4}{medians}{_ms(request):>9}{cpu[0]:>8.3f}{cpu[1]:>8.3f}")
     print("  ('site' is a page of the 20-page crawl; its request column is crawl time / pages)")
-    print("\nthe floor: new tab + goto + inject + axe.run + close (cdpdriver, its own browser)")
-    print(f"  {'page':<8}{'n':>4}{'ms/page':>9}{'cpu py':>8}{'cpu br':>8}")
+    print("\nthe floor: new tab + goto + inject + axe.run + close (cdpdriver, its own browser), median ms")
+    floor_phases = ("lease", "navigate", "inject", "axe", "close", "total")
+    print(f"  {'page':<8}{'n':>4}" + "".join(f"{p:>9}" for p in floor_phases) + f"{'cpu py':>8}{'cpu br':>8}")
     for kind, row in floor.items():
-        per_page = row.wall / (row.pages / len(row.walls))
+        medians = "".join(f"{_ms(statistics.median(row.phases[p])):>9}" for p in floor_phases)
         cpu = row.per_page_cpu()
-        print(f"  {kind:<8}{row.pages:>4}{_ms(per_page):>9}{cpu[0]:>8.3f}{cpu[1]:>8.3f}")
+        print(f"  {kind:<8}{row.pages:>4}{medians}{cpu[0]:>8.3f}{cpu[1]:>8.3f}")
+    print("  (lease here is the new tab; inject and axe run in the page's own world)")

@@ -6,11 +6,11 @@ carries only the report (pipe it into a file or a CI parser); progress and error
 stderr. Exit codes: 0 audited (and no finding at or above ``--fail-on``), 1 findings at or
 above ``--fail-on``, 2 bad arguments or a failed audit.
 
-A cold start is most of a one-page run, so the work is ordered for it: the arguments are
-checked first (a typo never waits for a browser), then the browser is launched, and the engine
-is imported in a thread while the browser starts. The browser serves this one audit
-(``EngineLimits.private_browser``): the page opens in the tab the browser opened at launch, and
-nothing is prepared for audits that will never come.
+A cold start is most of a one-page run, so the work is ordered for it: the browser is
+launched first, and while it starts a thread checks the arguments and imports the engine (a
+bad argument stops the browser at once and is reported without waiting for it). The browser
+serves this one audit (``EngineLimits.private_browser``): the page opens in the tab the
+browser opened at launch, and nothing is prepared for audits that will never come.
 """
 
 from __future__ import annotations
@@ -19,13 +19,10 @@ import argparse
 import logging
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-import trio
-from pydantic import ValidationError
-
-from audit.models import AuditRequest, AuditResult, PageResult, request_errors
-from audit.scoring import EXIT_AUDIT_FAILED, exit_code
+if TYPE_CHECKING:  # the models are imported while the browser starts (see the docstring)
+    from audit.models import AuditRequest, AuditResult, PageResult
 
 PROG = "a11y audit"
 
@@ -43,6 +40,8 @@ OPTION_OF_FIELD = {
 
 def build_request(args: argparse.Namespace) -> AuditRequest:
     """The AuditRequest for the parsed arguments; raises pydantic's ValidationError."""
+    from audit.models import AuditRequest
+
     body: dict[str, Any] = {
         "url": args.url,
         "level": args.level,
@@ -51,6 +50,26 @@ def build_request(args: argparse.Namespace) -> AuditRequest:
         "bestPractices": bool(args.best_practices),
     }
     return AuditRequest.model_validate(body)
+
+
+def _checked_request(args: argparse.Namespace) -> AuditRequest | None:
+    """The request, with the engine imported for it; None (the problems on stderr) when an
+    argument is bad. Runs in a thread while the browser starts."""
+    from pydantic import ValidationError
+
+    from audit.models import request_errors
+
+    try:
+        request = build_request(args)
+    except ValidationError as exc:
+        for detail in request_errors(exc):
+            option = OPTION_OF_FIELD.get(detail["field"], detail["field"])
+            _err(f"invalid {option} (field {detail['field']}): {detail['message']}")
+        return None
+    import audit.engine  # noqa: F401
+    import audit.reports  # noqa: F401
+
+    return request
 
 
 def _err(line: str) -> None:
@@ -99,37 +118,6 @@ class Progress:
             self._live = False
 
 
-def _import_engine() -> None:
-    """The modules the audit and its report need, imported while the browser starts."""
-    import audit.engine  # noqa: F401
-    import audit.reports  # noqa: F401
-
-
-async def audit_url(request: AuditRequest, progress: Progress) -> AuditResult:
-    """Launch a browser for this one audit and run it (the process dies with the block)."""
-    from cdpdriver import launch, single_exception
-
-    progress.start(request.url)
-    try:
-        with single_exception():  # the audit's own failure, not a group around it
-            async with trio.open_nursery() as nursery:
-                imported = trio.Event()
-
-                async def import_engine() -> None:
-                    await trio.to_thread.run_sync(_import_engine)
-                    imported.set()
-
-                nursery.start_soon(import_engine)
-                async with launch() as browser:
-                    await imported.wait()
-                    from audit.engine import EngineLimits, run_audit
-
-                    limits = EngineLimits(private_browser=True)
-                    return await run_audit(browser, request, limits, on_page=progress.page)
-    finally:
-        progress.finish()
-
-
 def write_report(text: str, output: str | None) -> None:
     """The report to ``output`` (parent directories created) or to stdout."""
     if not text.endswith("\n"):
@@ -149,29 +137,79 @@ def run(args: argparse.Namespace) -> int:
     if not getattr(args, "verbose", False):
         for name in ("cdpdriver", "audit"):  # launch chatter and the engine's own failure line (we print it)
             logging.getLogger(name).setLevel(logging.ERROR)
-    try:
-        request = build_request(args)
-    except ValidationError as exc:
-        for detail in request_errors(exc):
-            option = OPTION_OF_FIELD.get(detail["field"], detail["field"])
-            _err(f"invalid {option} (field {detail['field']}): {detail['message']}")
-        return EXIT_AUDIT_FAILED
-    from audit.failures import AuditFailed
-    from cdpdriver import CDPError
+    import trio
 
-    progress = Progress(request)
     try:
-        result = trio.run(audit_url, request, progress)
-    except AuditFailed as exc:  # the engine's one failure type, classified by the engine
-        _err(f"audit failed ({exc.code}): {exc.message}")
-        return EXIT_AUDIT_FAILED
-    except CDPError as exc:  # around the audit, not in it: the browser could not be launched
-        _err(f"browser error: {exc}")
-        return EXIT_AUDIT_FAILED
+        return trio.run(_audit, args)
     except KeyboardInterrupt:
         _err("interrupted")
         return 130
+
+
+async def _audit(args: argparse.Namespace) -> int:
+    """Launch the browser, check the request meanwhile, audit, write the report."""
+    import trio
+
+    from cdpdriver import CDPError, launch, single_exception
+
+    browser_done = trio.Event()
+    launched: dict[str, Any] = {}
+    ready = trio.Event()
+
+    async def hold_browser() -> None:
+        try:
+            async with launch() as browser:
+                launched["browser"] = browser
+                ready.set()
+                await browser_done.wait()
+                if browser.process is not None:  # nothing in a one-audit profile is worth a
+                    await browser.process.terminate(grace=0)  # graceful shutdown: stop it now
+        except CDPError as exc:  # around the audit, not in it: the browser could not be launched
+            launched["error"] = exc
+            ready.set()
+
+    with single_exception():
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(hold_browser)
+            try:
+                request = await trio.to_thread.run_sync(_checked_request, args)
+                from audit.scoring import EXIT_AUDIT_FAILED  # the models are loaded by now
+
+                if request is None:
+                    return EXIT_AUDIT_FAILED
+                await ready.wait()
+                if "error" in launched:
+                    _err(f"browser error: {launched['error']}")
+                    return EXIT_AUDIT_FAILED
+                result = await _run_audit(launched["browser"], request)
+            finally:
+                browser_done.set()  # the browser closes while the report is written
+                if "browser" not in launched:
+                    nursery.cancel_scope.cancel()
+            if result is None:
+                return EXIT_AUDIT_FAILED
+            return _report(result, args)
+
+
+async def _run_audit(browser: Any, request: AuditRequest) -> AuditResult | None:
+    """The audit, with progress on stderr; None (the reason on stderr) when it failed."""
+    from audit.engine import EngineLimits, run_audit
+    from audit.failures import AuditFailed
+
+    progress = Progress(request)
+    progress.start(request.url)
+    try:
+        return await run_audit(browser, request, EngineLimits(private_browser=True), on_page=progress.page)
+    except AuditFailed as exc:  # the engine's one failure type, classified by the engine
+        _err(f"audit failed ({exc.code}): {exc.message}")
+        return None
+    finally:
+        progress.finish()
+
+
+def _report(result: AuditResult, args: argparse.Namespace) -> int:
     from audit.reports import render
+    from audit.scoring import EXIT_AUDIT_FAILED, exit_code
 
     try:
         write_report(render(result, args.format), args.output)

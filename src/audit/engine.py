@@ -1,10 +1,12 @@
 """The audit engine: one entry (:func:`run_audit`) shared by the HTTP service, CLI and MCP tools.
 
-Each page is audited in a fresh browser context that is disposed on every path: load it
-(optionally behind the private-network guard), wait until it settles, run axe-core over all
-its frames (:mod:`audit.axe`), and map the results with the pure half of the package
-(findings, scoring, :mod:`audit.page_audit`). With ``crawl.enabled`` the same-origin pages it
-links to follow (:mod:`audit.crawl`). Only the start page can fail the audit; every failure
+Each page is audited in a tab of a browser context that no other request ever sees, disposed
+on every path (:mod:`audit.tabs`; the pages of one crawl share theirs): load it (optionally
+behind the private-network guard), wait until it settles, run axe-core over all its frames
+(:mod:`audit.axe`), and map the results with the pure half of the package (findings, scoring,
+:mod:`audit.page_audit`). With ``crawl.enabled`` the same-origin pages it links to follow
+(:mod:`audit.crawl`). Every page records where its time went (:mod:`audit.phases`), and
+:data:`OPTIMISATIONS` names the options that switch the fast paths off. Only the start page can fail the audit; every failure
 leaves :func:`run_audit` and :func:`audit_page` as an :class:`~audit.failures.AuditFailed`,
 classified once, at that boundary (:mod:`audit.failures`).
 """
@@ -61,7 +63,8 @@ class EngineLimits:
     #: off, every page gets a fresh context of its own, as separate requests always do.
     share_crawl_context: bool = True
     #: The browser serves this one audit and closes after it (the CLI's): pages open in its
-    #: own context, starting with the tab it opened at launch, and no spare is prepared.
+    #: own context, starting with the tab it opened at launch, and no spare is prepared
+    #: (unless ``block_private_networks``, which needs contexts made with the egress proxy).
     private_browser: bool = False
     #: A crawl keeps ``concurrency`` pages in flight across depth levels (the same pages in
     #: the same order, :func:`~audit.crawl.crawl_site`); off, each level waits for the last.
@@ -180,7 +183,7 @@ async def _audit_in_tab(
             links = await _links(page)
     evidence = await collect_page_evidence(page, request, results, url)
     audit = _page_audit(url, doc, results, request, run.untested_frames, links, evidence)
-    audit.page.dialogs = tab.dialogs.dialogs
+    audit.page.dialogs = list(tab.dialogs.dialogs)  # a reused tab records the next page's anew
     return audit
 
 
@@ -331,8 +334,8 @@ async def _audit_pages(
     crawl = request.crawl
     crawling = crawl.enabled and crawl.depth > 0 and crawl.max_pages > 1
     guarded = limits.block_private_networks
-    if limits.private_browser:
-        async with SharedTabs.open_private(browser, guarded=guarded) as tabs:
+    if limits.private_browser and not guarded:  # a guarded page needs a proxied context
+        async with SharedTabs.open_private(browser) as tabs:
             return await _audit_site(browser, request, limits, on_page, crawling, tabs)
     if crawling and limits.share_crawl_context:
         async with SharedTabs.open(browser, guarded=guarded) as tabs:

@@ -5,9 +5,9 @@ new process compiles half a megabyte of JavaScript: together more than auditing 
 So between audits the next page is prepared in the background: its own context, a blank tab,
 and axe loaded and run once over a small sample document in a throw-away isolated world, so
 the renderer's caches already hold its compiled code. The first navigation of a new tab stays
-in that renderer, where the audit's own injection and run then start warm. Each spare is used
-once, in a context no other page ever saw, so isolation between audits is what a cold page
-would give.
+in that renderer, where the audit's own injection and run then start warm. Each spare serves
+one audit request (a single page, or the pages of one crawl: :mod:`audit.tabs`), in a context
+no other request ever saw, so isolation between audits is what a cold page would give.
 
 With ``--block-private-networks`` the contexts are *guarded*: created with the browser's
 egress proxy (:mod:`audit.egress`), so every connection of their pages is judged by the

@@ -5,7 +5,7 @@ A :class:`Tab` is a page made ready for audits: its dialogs are answered
 (:mod:`audit.netguard`), and the readiness tracker runs from each document's first script.
 
 Separate audit requests never share cookies, storage, cache or a renderer: each single-page
-audit gets a tab in a fresh browser context of its own (:func:`single_tab`, a prepared spare
+audit gets a tab in a fresh browser context of its own (:class:`SingleTabs`, a prepared spare
 when one is ready, :mod:`audit.spares`), disposed afterwards. The pages of one crawl come from
 one request (one origin, the same settings), so they share a browser context
 (:class:`SharedTabs`), the one the start page was given, disposed when the crawl ends: up to
@@ -13,7 +13,9 @@ one request (one origin, the same settings), so they share a browser context
 the same site keeps its renderer, where axe-core's code is already compiled and the site's
 styles and scripts are cached, so every page after the first skips a context, a tab, a
 renderer start and most of axe's load. A tab whose page failed, left a frame untested, or no
-longer answers is closed rather than reused, so one page's hang never reaches the next.
+longer answers is closed rather than reused, so one page's hang never reaches the next. A
+browser that serves one audit only (the CLI's) is that audit's alone: its pages share the
+browser's own context (:meth:`SharedTabs.open_private`).
 """
 
 from __future__ import annotations
@@ -106,7 +108,8 @@ class SharedTabs:
     and disposes that context, with every tab in it, on exit. :meth:`open_private` is for a
     browser that serves this one audit alone (the CLI's): the browser's own context, starting
     with the blank tab it opened at launch, whose renderer started while the process was
-    still importing the engine.
+    still importing the engine (never guarded: only a context made with the egress proxy can
+    be).
     """
 
     def __init__(
@@ -138,10 +141,10 @@ class SharedTabs:
 
     @classmethod
     @asynccontextmanager
-    async def open_private(cls, browser: Browser, *, guarded: bool) -> AsyncIterator[SharedTabs]:
+    async def open_private(cls, browser: Browser) -> AsyncIterator[SharedTabs]:
         async with trio.open_nursery() as nursery:
             first = await _launch_tab(browser)
-            tabs = cls(browser, nursery, first, guarded=guarded, allow=frozenset(), context_id=None)
+            tabs = cls(browser, nursery, first, guarded=False, allow=frozenset(), context_id=None)
             try:
                 yield tabs
             finally:

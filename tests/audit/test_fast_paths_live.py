@@ -89,3 +89,18 @@ async def test_crawls_find_the_same_pages_in_the_same_order(browser, site, max_p
     assert comparable(await run_audit(browser, request, SERVICE)) == plain
     async with launch() as own:
         assert comparable(await run_audit(own, request, PRIVATE)) == plain
+
+
+async def test_a_frame_inside_a_shadow_root_is_still_audited(browser, site):
+    """A page is audited in place only when neither it nor an open shadow root in it holds
+    a frame; a frame that only the shadow tree holds is still found and audited."""
+    inner = site.route("/same/shadow-inner.html", HEAD.format("inner") + "<img src=/audit/pixel.png>")
+    url = site.route(
+        "/same/shadow-frame.html",
+        HEAD.format("outer") + "<div id=host></div><script>document.getElementById('host')"
+        f".attachShadow({{mode: 'open'}}).innerHTML = \"<iframe title=in src='{inner}'></iframe>\";</script>",
+    )
+    for limits in (PLAIN, SERVICE):
+        result = await run_audit(browser, make_request(url), limits)
+        assert [f.rule_id for f in result.findings] == ["image-alt"]
+        assert result.findings[0].selector.count(" >>> ") == 2, result.findings[0].selector

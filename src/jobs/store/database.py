@@ -10,6 +10,8 @@ with "database is locked" when another writer got in between, whatever the timeo
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -88,11 +90,29 @@ def _sqlite_on_connect(dbapi_connection: Any, _record: object) -> None:
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        _switch_to_wal(cursor)
         cursor.execute("PRAGMA synchronous = NORMAL")  # with WAL: only a power cut can lose commits
         cursor.execute("PRAGMA foreign_keys = ON")
     finally:
         cursor.close()
+
+
+def _switch_to_wal(cursor: Any) -> None:
+    """WAL is a property of the file, so it is set once; but the switch needs the exclusive
+    lock and SQLite answers "database is locked" at once, without the busy handler, when
+    another process is opening (or switching) the same fresh file. Retry until the busy
+    timeout, then let the error out."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            if cursor.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+                return
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def _sqlite_on_begin(connection: Connection) -> None:
