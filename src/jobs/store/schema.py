@@ -20,6 +20,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -106,6 +107,7 @@ runs = Table(
     Column("result", _json()),
     Index(None, "status"),
     Index(None, "url"),
+    Index(None, "site", "created_at"),
 )
 
 pages = Table(
@@ -167,6 +169,41 @@ events = Table(
     Column("data", _json(), nullable=False),
     Column("created_at", UtcDateTime, nullable=False),
     Index(None, "run_id", "id"),
+)
+
+# The secret parts of a run's request (URL credentials, ``auth``), apart from ``runs.request``
+# (stored redacted) so that listing, reporting or exporting runs can never show them; deleted
+# when the run ends.
+run_secrets = Table(
+    "run_secrets",
+    metadata,
+    Column("run_id", String(32), ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("data", _json(), nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+)
+
+# The run each site (an origin) is compared against when a diff asks for "baseline".
+site_baselines = Table(
+    "site_baselines",
+    metadata,
+    Column("site", Text, primary_key=True),
+    Column("run_id", String(32), ForeignKey("runs.id", ondelete="CASCADE"), nullable=False),
+    Column("set_at", UtcDateTime, nullable=False),
+)
+
+# Bytes that belong to a run (a finding's screenshot, a page thumbnail), in the store so that
+# any worker of a shared deployment can write them and the service can serve them.
+artifacts = Table(
+    "artifacts",
+    metadata,
+    _row_id(),
+    _owned_by_run(),
+    Column("name", Text, nullable=False),
+    Column("media_type", String(64), nullable=False),
+    Column("data", LargeBinary, nullable=False),
+    Column("meta", _json()),
+    Column("created_at", UtcDateTime, nullable=False),
+    UniqueConstraint("run_id", "name"),
 )
 
 

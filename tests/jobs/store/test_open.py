@@ -31,7 +31,7 @@ def test_migrations_build_exactly_the_declared_schema(store_target):
     try:
         with engine.connect() as conn:
             context = MigrationContext.configure(conn, opts={"compare_type": True})
-            assert context.get_current_revision() == HEAD == "0001"
+            assert context.get_current_revision() == HEAD == "0002"
             assert compare_metadata(context, metadata) == []
     finally:
         engine.dispose()
@@ -123,7 +123,7 @@ def test_the_password_of_a_postgresql_url_is_never_shown(postgres_server, caplog
     url = postgres_server.url(postgres_server.create_database(), password=SECRET)
     with open_store(url) as store:
         run_id = running_run(store, pages=2)
-        store.claim_pages(run_id, 1)
+        store.start_page(run_id, site_pages(1)[0].url_key)
         store.add_event(run_id, "page_done", {"url": site_pages(1)[0].url})
         shown = [repr(store), str(store)]
     assert caplog.records, "the store logs where it opened"
