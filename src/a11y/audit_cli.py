@@ -4,7 +4,8 @@ The arguments go through the service's own ``AuditRequest`` model, so the CLI ac
 what ``POST /audit`` accepts and names the same field when it refuses something. stdout
 carries only the report (pipe it into a file or a CI parser); progress and errors go to
 stderr. Exit codes: 0 audited (and no finding at or above ``--fail-on``), 1 findings at or
-above ``--fail-on``, 2 bad arguments or a failed audit.
+above ``--fail-on`` (or, with a baseline, new findings at or above ``--fail-on-new``: see
+:mod:`a11y.baseline_cli`), 2 bad arguments, an unusable baseline or a failed audit.
 
 A cold start is most of a one-page run, so the work is ordered for it: the browser is
 launched first, and while it starts a thread checks the arguments and imports the engine (a
@@ -16,13 +17,18 @@ browser opened at launch, and nothing is prepared for audits that will never com
 from __future__ import annotations
 
 import argparse
+import json
 import logging
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from .baseline_cli import Baseline, BaselineError, load_baseline
+
 if TYPE_CHECKING:  # the models are imported while the browser starts (see the docstring)
     from audit.models import AuditRequest, AuditResult, PageResult
+    from audit.screenshots import RunScreenshots
 
 PROG = "a11y audit"
 
@@ -35,6 +41,9 @@ OPTION_OF_FIELD = {
     "crawl.depth": "--depth",
     "crawl.maxPages": "--max-pages",
     "bestPractices": "--best-practices",
+    "viewport": "--viewport",
+    "viewports": "--viewport",
+    "auth": "--auth-file",
 }
 
 
@@ -49,7 +58,47 @@ def build_request(args: argparse.Namespace) -> AuditRequest:
         "crawl": {"enabled": bool(args.crawl), "depth": args.depth, "maxPages": args.max_pages},
         "bestPractices": bool(args.best_practices),
     }
+    body.update(screen_options(getattr(args, "viewport", None) or []))
+    if getattr(args, "auth_file", None):
+        body["auth"] = read_auth_file(args.auth_file)
     return AuditRequest.model_validate(body)
+
+
+_SIZE = re.compile(r"^(\d{1,5})x(\d{1,5})(?:@(\d{1,2}(?:\.\d{1,3})?))?$")
+
+
+def screen_options(specs: list[str]) -> dict[str, Any]:
+    """``--viewport desktop|mobile|WxH[@dsf]``, once (``viewport``) or more (``viewports``);
+    a spec that is neither is passed on for the model to name."""
+    options: list[Any] = []
+    for spec in specs:
+        size = _SIZE.match(spec)
+        if size is None:
+            options.append(spec)
+        else:
+            width, height, scale = size.groups()
+            options.append({"width": int(width), "height": int(height),
+                            "deviceScaleFactor": float(scale or 1)})
+    if not options:
+        return {}
+    return {"viewport": options[0]} if len(options) == 1 else {"viewports": options}
+
+
+def read_auth_file(path: str) -> Any:
+    """The ``auth`` object from a JSON file (a file keeps secrets off the command line and
+    out of ``ps``); a file that cannot be read is an error of the field ``auth``, naming the
+    file but never quoting it."""
+    from pydantic import ValidationError
+    from pydantic_core import InitErrorDetails, PydanticCustomError
+
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        reason = "not JSON" if isinstance(exc, ValueError) else type(exc).__name__
+        problem = PydanticCustomError("auth_file", "Cannot read {path}: {reason}.", {"path": path, "reason": reason})
+        raise ValidationError.from_exception_data(
+            "AuditRequest", [InitErrorDetails(type=problem, loc=("auth",), input=None)], hide_input=True
+        ) from None
 
 
 def _checked_request(args: argparse.Namespace) -> AuditRequest | None:
@@ -177,29 +226,47 @@ async def _audit(args: argparse.Namespace) -> int:
 
                 if request is None:
                     return EXIT_AUDIT_FAILED
+                try:  # a baseline that cannot be had stops the run before the audit
+                    baseline = await trio.to_thread.run_sync(load_baseline, args)
+                except BaselineError as exc:
+                    _err(str(exc))
+                    return EXIT_AUDIT_FAILED
                 await ready.wait()
                 if "error" in launched:
                     _err(f"browser error: {launched['error']}")
                     return EXIT_AUDIT_FAILED
-                result = await _run_audit(launched["browser"], request)
+                shots = _screenshots_for(args)
+                result = await _run_audit(launched["browser"], request, shots)
             finally:
                 browser_done.set()  # the browser closes while the report is written
                 if "browser" not in launched:
                     nursery.cancel_scope.cancel()
             if result is None:
                 return EXIT_AUDIT_FAILED
-            return _report(result, args)
+            return _report(result, args, baseline, shots)
 
 
-async def _run_audit(browser: Any, request: AuditRequest) -> AuditResult | None:
+def _screenshots_for(args: argparse.Namespace) -> RunScreenshots | None:
+    """Only the HTML report shows each finding's element, so only it pays for the shots."""
+    if args.format != "html":
+        return None
+    from audit.screenshots import RunScreenshots
+
+    return RunScreenshots()
+
+
+async def _run_audit(browser: Any, request: AuditRequest, shots: RunScreenshots | None = None) -> AuditResult | None:
     """The audit, with progress on stderr; None (the reason on stderr) when it failed."""
     from audit.engine import EngineLimits, run_audit
     from audit.failures import AuditFailed
 
+    from .login_runner import run_login_steps
+
     progress = Progress(request)
     progress.start(request.url)
     try:
-        return await run_audit(browser, request, EngineLimits(private_browser=True), on_page=progress.page)
+        limits = EngineLimits(private_browser=True, login_runner=run_login_steps, screenshots=shots)
+        return await run_audit(browser, request, limits, on_page=progress.page)
     except AuditFailed as exc:  # the engine's one failure type, classified by the engine
         _err(f"audit failed ({exc.code}): {exc.message}")
         return None
@@ -207,13 +274,25 @@ async def _run_audit(browser: Any, request: AuditRequest) -> AuditResult | None:
         progress.finish()
 
 
-def _report(result: AuditResult, args: argparse.Namespace) -> int:
-    from audit.reports import render
+def _report(result: AuditResult, args: argparse.Namespace, baseline: Baseline | None = None,
+            shots: RunScreenshots | None = None) -> int:
     from audit.scoring import EXIT_AUDIT_FAILED, exit_code
 
+    from .baseline_cli import compare, new_findings_exit, render_report, summary
+
+    comparison = compare(result, baseline)
     try:
-        write_report(render(result, args.format), args.output)
+        if shots is not None:  # the HTML report, with each finding's screenshot inline
+            from audit.reports import render
+            from audit.screenshots import ScreenshotIndex
+
+            text = render(result, "html", screenshots=ScreenshotIndex.of_pages(shots.pages.values()))
+        else:
+            text = render_report(result, args.format, baseline, comparison)
+        write_report(text, args.output)
     except OSError as exc:
         _err(f"cannot write the report: {exc}")
         return EXIT_AUDIT_FAILED
-    return exit_code(result, args.fail_on)
+    if comparison is not None:
+        _err(summary(comparison))
+    return max(exit_code(result, args.fail_on), new_findings_exit(comparison, args.fail_on_new))

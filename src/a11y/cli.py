@@ -74,10 +74,27 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--depth", type=int, default=2)
     audit.add_argument("--max-pages", type=int, default=50)
     audit.add_argument("--best-practices", action="store_true", help="also run axe best-practice rules")
+    audit.add_argument("--viewport", action="append", metavar="desktop|mobile|WxH[@dsf]",
+                       help="the screen (default: the browser's 1280x800); give it again to audit "
+                       "each page at several")
+    audit.add_argument("--auth-file", default=None, metavar="PATH",
+                       help="JSON file with the request's auth object (cookies, headers, "
+                       "storageState, login); a file keeps secrets off the command line")
     audit.add_argument("--format", default="text", choices=["text", "json", "sarif", "junit", "html"])
     audit.add_argument("--output", default=None, help="write the report to this file")
     audit.add_argument("--fail-on", default=None, choices=["critical", "serious", "moderate", "minor"],
                        help="exit 1 when findings at or above this impact exist")
+    audit.add_argument("--baseline", default=None, metavar="REPORT",
+                       help="compare with an earlier run's JSON report (--format json)")
+    audit.add_argument("--baseline-run", default=None, metavar="ID",
+                       help="compare with an earlier run of the service at --server")
+    audit.add_argument("--server", default=None, metavar="URL", help="the service --baseline-run is on")
+    audit.add_argument("--token", default=None,
+                       help="bearer token of --server (or A11Y_API_TOKEN)")
+    audit.add_argument("--fail-on-new", nargs="?", const="minor", default=None,
+                       choices=["critical", "serious", "moderate", "minor"],
+                       help="exit 1 when findings new since the baseline are at or above this "
+                       "impact (minor when given alone)")
     audit.set_defaults(handler="a11y.audit_cli:run")
 
     mcp = sub.add_parser("mcp", help="run the MCP tool server (stdio by default)")

@@ -45,6 +45,10 @@ current frame (frame_select). storage_local_* and storage_session_* act on the c
 exactly one of role (with optional name: accessible name), text, label, placeholder, testid, alt, title, \
 xpath. page_inspect lists the page's controls with selectors. Element tools wait up to timeout_ms \
 for the element to be ready (visible, stable, enabled as the action needs).
+- References: accessibility_snapshot and page_inspect give controls a ref (e12), usable wherever a \
+selector is, until the element leaves the page or the tab navigates (then stale_reference: snapshot \
+again). Their max_chars bounds the result; a truncated one gives next_offset to pass as offset.
+- Downloads are saved under the output directory; element_click and page_navigate list them.
 - Units: times and timeout_ms in milliseconds, x/y and sizes in CSS pixels of the viewport, \
 bytes for data. A limit or max_* of 0 means no limit.
 - Keys: names such as Enter, Tab, ArrowDown, a, F5, combos joined with + (Control+Shift+K).

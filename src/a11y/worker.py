@@ -23,6 +23,7 @@ from audit.engine import EngineLimits
 from cdpdriver import single_exception
 from jobs.worker import run_worker
 
+from .login_runner import run_login_steps
 from .startup import SETUP_ERRORS, StartupFailed, check_queue, one_line, open_browser_at
 
 PROG = "a11y worker"
@@ -48,6 +49,7 @@ async def _work_until_signalled(args: argparse.Namespace) -> None:
         navigation_timeout=args.navigation_timeout,
         concurrency=args.concurrency,
         block_private_networks=args.block_private_networks,
+        login_runner=run_login_steps,
     )
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import weakref
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +50,7 @@ from cdpdriver.protocol import dom, runtime
 from cdpdriver.scripts import call_expression, load_script
 
 from .axe_bundle import load_bundle
+from .checks import configuration_script
 from .phases import PhaseClock
 
 log = logging.getLogger(__name__)
@@ -86,9 +87,11 @@ async def axe_world(session: Session, frame_id: str) -> int:
 
 
 async def inject(session: Session, context_id: int, *, timeout: float = STEP_TIMEOUT) -> None:
-    """Load and brand the bundle with one evaluate; ``;0`` keeps axe from being serialized."""
+    """Load and brand the bundle, and register our checks with it (:mod:`audit.checks`), with
+    one evaluate; ``;0`` keeps axe from being serialized."""
     brand = call_expression("(branding) => axe.configure({branding})", BRANDING)
-    await evaluate(session, f"{load_bundle().source};{brand};0", context_id, timeout=timeout)
+    source = f"{load_bundle().source};{brand};{configuration_script()};0"
+    await evaluate(session, source, context_id, timeout=timeout)
 
 
 # --------------------------------------------------------------------------- partial runs
@@ -99,6 +102,7 @@ class _Frame:
     session: Session
     world: int
     label: str
+    frame_id: str
 
 
 class PartialRunner:
@@ -118,6 +122,8 @@ class PartialRunner:
         self.frame_timeout = frame_timeout
         self.run_timeout = run_timeout
         self.untested: list[str] = []
+        #: Every frame axe ran in, by frame id: where the findings' elements can be looked up.
+        self.frames: dict[str, _Frame] = {}
         self._top: _Frame | None = None
         self._clock = clock or PhaseClock()
 
@@ -150,7 +156,7 @@ class PartialRunner:
             session = self.page.session
             world = await axe_world(session, self.page.main_frame_id)
             await inject(session, world)
-            return _Frame(session, world, "top frame")
+            return _Frame(session, world, "top frame", self.page.main_frame_id)
 
     async def _run_top(self, top: _Frame) -> PartialRun:
         """The top frame: with no frame to merge, ``axe.run`` finishes in place, which spares
@@ -175,6 +181,7 @@ class PartialRunner:
 
         With ``finish_alone`` a frame that has no child frames runs ``axe.run`` instead, into
         ``__a11yResult``, and None is returned."""
+        self.frames[frame.frame_id] = frame
         frame_contexts = await call_function(
             frame.session,
             load_script("audit", "axe_run_frame"),
@@ -219,6 +226,21 @@ class PartialRunner:
         log.info("frame %s was not tested: %s", label, reason)
         self.untested.append(label)
 
+    async def frame_at(self, hops: Sequence[Any]) -> _Frame | None:
+        """The frame axe ran in that the frame hops of a result's target lead to (each hop
+        axe's selector of a frame element in the frame before it); None when one no longer
+        does. Raises ``AxeRunError`` or ``CDPError`` when a hop cannot be followed."""
+        frame = self.frames.get(self.page.main_frame_id)
+        for hop in hops:
+            if frame is None:
+                return None
+            element = await self._select(frame, hop)
+            node = await frame.session.execute(
+                dom.describe_node(object_id=runtime.RemoteObjectId(element)), timeout=STEP_TIMEOUT
+            )
+            frame = self.frames.get(str(node.frame_id or ""))
+        return frame
+
     async def _select(self, parent: _Frame, selector: Any) -> str:
         """Object id of the frame element ``selector`` names in the parent's world."""
         element = await call_function_remote(
@@ -246,10 +268,10 @@ class PartialRunner:
             while True:
                 session = self._child_session(frame_id)
                 if session is not None:
-                    return _Frame(session, await axe_world(session, frame_id), frame_id)
+                    return _Frame(session, await axe_world(session, frame_id), frame_id, frame_id)
                 try:  # an in-process frame lives on the parent's session
                     world = await axe_world(parent.session, frame_id)
-                    return _Frame(parent.session, world, frame_id)
+                    return _Frame(parent.session, world, frame_id, frame_id)
                 except ProtocolError:
                     await trio.sleep(0.02)  # an out-of-process frame not attached yet
         raise AxeRunError(f"frame {frame_id} is neither local nor an attached child target")

@@ -15,9 +15,11 @@ import functools
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+
+from .checks import act_rules_added, check_impacts  # registered with axe at every injection
 
 BUNDLE_NAME = "axe.min.js"
 REMEDY = "run `bash scripts/install.sh` (or `python scripts/fetch_axe.py`) to fetch the pinned axe-core"
@@ -32,8 +34,11 @@ class AxeBundle:
     path: Path
     source: str
     version: str
-    #: Rule id -> the impact the rule declares (rules that declare none are absent).
+    #: Rule id -> the impact the rule declares (rules that declare none are absent); our
+    #: checks (:mod:`audit.checks`, registered with axe whenever it is injected) included.
     rule_impacts: Mapping[str, str]
+    #: Rule id -> the W3C ACT rules it implements (axe's ``actIds``, and our checks').
+    rule_act_ids: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def _candidates() -> list[Path]:
@@ -63,11 +68,15 @@ def load_bundle() -> AxeBundle:
     path = find_bundle()
     source = path.read_text(encoding="utf-8")
     match = re.search(r"axe v(\d+\.\d+\.\d+)", source[:500])
+    act_ids = declared_act_ids(source)
+    for rule, added in act_rules_added().items():
+        act_ids[rule] = [*act_ids.get(rule, []), *(i for i in added if i not in act_ids.get(rule, []))]
     return AxeBundle(
         path=path,
         source=source,
         version=match.group(1) if match else "unknown",
-        rule_impacts=MappingProxyType(declared_impacts(source)),
+        rule_impacts=MappingProxyType({**declared_impacts(source), **check_impacts()}),
+        rule_act_ids=MappingProxyType({rule: tuple(ids) for rule, ids in act_ids.items()}),
     )
 
 
@@ -76,11 +85,18 @@ def rule_impacts() -> dict[str, str]:
     return dict(load_bundle().rule_impacts)
 
 
+def rule_act_ids(rule_id: str) -> list[str]:
+    """The W3C ACT rules ``rule_id`` implements (empty for a rule that maps to none)."""
+    return list(load_bundle().rule_act_ids.get(rule_id, ()))
+
+
 # --------------------------------------------------------------------------- rule metadata
 
 _RULE_TABLE = "rules:[{id:"
 # A top-level string property of a rule entry, right after its "{" or a ",".
 _STRING_PROPERTY = re.compile(r'([A-Za-z_$][\w$]*):"((?:[^"\\]|\\.)*)"')
+# A top-level list of plain strings, such as actIds:["cf77f2","047fe0"].
+_STRINGS_PROPERTY = re.compile(r'(actIds):\[((?:"[\w-]*",?)*)\]')
 
 
 def declared_impacts(source: str) -> dict[str, str]:
@@ -92,10 +108,21 @@ def declared_impacts(source: str) -> dict[str, str]:
     Raises :class:`AxeBundleMissing` when the source holds no rule table, rather than let
     every score fall back to reported impacts unnoticed.
     """
+    return {e["id"]: e["impact"] for e in _rule_entries(source) if "id" in e and "impact" in e}
+
+
+def declared_act_ids(source: str) -> dict[str, list[str]]:
+    """``{rule id: ACT rule ids}`` of the rules whose entry declares ``actIds``, read the same
+    way as :func:`declared_impacts`."""
+    return {e["id"]: re.findall(r'"([\w-]+)"', e["actIds"]) for e in _rule_entries(source) if "id" in e and "actIds" in e}
+
+
+def _rule_entries(source: str) -> list[dict[str, str]]:
+    """The top-level ``id``, ``impact`` and (as its raw list text) ``actIds`` of every entry."""
     start = source.find(_RULE_TABLE)
     if start < 0:
         raise AxeBundleMissing(f"the axe-core bundle has no rule table (rules:[…]); {REMEDY}")
-    impacts: dict[str, str] = {}
+    entries: list[dict[str, str]] = []
     entry: dict[str, str] = {}
     depth = 0
     i = start + len("rules:")
@@ -109,17 +136,16 @@ def declared_impacts(source: str) -> dict[str, str]:
         elif ch in "]})":
             depth -= 1
             if depth == 1 and ch == "}":  # an entry ends
-                if "id" in entry and "impact" in entry:
-                    impacts[entry["id"]] = entry["impact"]
+                entries.append(entry)
                 entry = {}
             elif depth == 0:
                 break
         if depth == 2 and ch in "{,":
-            found = _STRING_PROPERTY.match(source, i + 1)
-            if found is not None and found.group(1) in ("id", "impact"):
+            found = _STRING_PROPERTY.match(source, i + 1) or _STRINGS_PROPERTY.match(source, i + 1)
+            if found is not None and found.group(1) in ("id", "impact", "actIds"):
                 entry[found.group(1)] = found.group(2)
         i += 1
-    return impacts
+    return entries
 
 
 def _string_end(source: str, start: int) -> int:

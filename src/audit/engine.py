@@ -26,12 +26,15 @@ import trio
 from cdpdriver import Browser, NavigationFailed, Page, evaluate, isolated_world
 from cdpdriver.scripts import load_script
 
+from .auth import LoginRunner, prepare_auth
 from .axe import FRAME_TIMEOUT, PartialRunner, finish_run
 from .axe_bundle import rule_impacts
 from .crawl import crawl_site, normalize_url
 from .egress import egress_proxy
+from .element_identity import element_identities
 from .failures import AuditFailed, failures_classified
 from .findings import best_practices_from, findings_from, rules_tested
+from .fingerprints import fingerprint_page
 from .llm.evidence import Evidence
 from .llm.integration import collect_page_evidence, review_audit
 from .models import AuditRequest, AuditResult, ErrorInfo, PageResult
@@ -39,10 +42,13 @@ from .netguard import NetGuard, describe_block
 from .page_audit import PageAudit, assemble
 from .phases import PhaseClock
 from .readiness import SETTLE_CAP, DocumentInfo, DocumentWatch, settle
+from .request_options import requested_viewports
 from .rules import axe_run_options
 from .scoring import page_score
+from .screenshots import RunScreenshots
 from .tabs import SharedTabs, SingleTabs, Tab, TabSource
 from .urls import without_credentials
+from .viewports import audit_on_each
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +78,12 @@ class EngineLimits:
     #: Prepare the next request's tab (fresh context, axe compiled) beside each audit instead
     #: of waiting for the browser to be idle: lower latency back to back when a core is free.
     prepare_ahead: bool = False
+    #: Runs ``auth.login`` steps (:mod:`audit.auth`); given by the front ends, which may use
+    #: the tools. Without one, a request with login steps fails with ``login_unsupported``.
+    login_runner: LoginRunner | None = None
+    #: Where one run's screenshots of its findings' elements go (:mod:`audit.screenshots`);
+    #: make one per run. None, the default, takes none: a plain audit stays fast.
+    screenshots: RunScreenshots | None = None
 
 
 #: The options of :class:`EngineLimits` that only make audits cheaper: switched off, an audit
@@ -133,8 +145,13 @@ async def _audit_page(
     source = tabs or SingleTabs(
         browser, guarded=limits.block_private_networks, allow=allow, ahead=limits.prepare_ahead
     )
+    viewports = requested_viewports(request.viewport, request.viewports)
     async with _allowed_through_proxy(browser, allow), source.tab(clock) as tab:
-        audit = await _audit_in_tab(browser, tab, url, request, limits, collect_links, clock, on_loaded)
+        first_viewport = viewports[0] if viewports else None
+        await prepare_auth(browser, source, tab, request, limits.login_runner, first_viewport, clock)
+        audit = await audit_on_each(tab, viewports, lambda first: _audit_in_tab(
+            browser, tab, url, request, limits, collect_links and first, clock, on_loaded if first else None
+        ))
         # A frame that hung, or a document that is not a page, may still hold the renderer.
         tab.spoiled |= bool(audit.page.untested_frames) or audit.page.status != "ok"
     audit.timings = clock.finish()
@@ -183,6 +200,11 @@ async def _audit_in_tab(
             links = await _links(page)
     evidence = await collect_page_evidence(page, request, results, url)
     audit = _page_audit(url, doc, results, request, run.untested_frames, links, evidence)
+    with clock.phase("identify"):  # while the page is open: its elements name the items
+        fingerprint_page(audit, await element_identities(runner, results))
+    if limits.screenshots is not None:  # last: the outline and scrolling change nothing above
+        with clock.phase("screenshots"):
+            await limits.screenshots.capture(page, url, audit.findings, audit.needs_review)
     audit.page.dialogs = list(tab.dialogs.dialogs)  # a reused tab records the next page's anew
     return audit
 

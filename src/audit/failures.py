@@ -6,7 +6,9 @@ carrying one of the service's 500 codes, so the HTTP service, the CLI and the to
 :func:`failures_classified` applies it at the engine's boundary. A failure leaves a nursery
 as a group, often next to the errors it caused, so the mapping reads every leaf and picks the
 one that explains the rest: a dead browser explains everything, then the page's own failure
-(a net error, a load timeout, an HTTP error), then a deadline, then anything else.
+(a net error, a load timeout, an HTTP error, a ``login_failed`` of :mod:`audit.auth`, which
+makes it itself because only it knows which values of the request to cut from the message),
+then a deadline, then anything else.
 """
 
 from __future__ import annotations

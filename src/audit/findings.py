@@ -23,6 +23,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from .axe_bundle import rule_act_ids
+from .checks import engine_of
 from .models import BestPracticeItem, Finding, NeedsReviewItem, clip
 from .rules import IMPACT_RANK, is_wcag_rule, level_of, success_criteria
 
@@ -127,6 +129,7 @@ def _common(rule: Mapping[str, Any], node: Mapping[str, Any], page_url: str) -> 
         "help_text": str(rule.get("help") or ""),
         "page_url": page_url,
         "failure_summary": summary if isinstance(summary, str) and summary else None,
+        "act_rules": rule_act_ids(str(rule.get("id", ""))),
     }
 
 
@@ -149,7 +152,7 @@ def findings_from(
     once. ``impact`` is the node's impact, else the rule's, else ``moderate``.
     """
     findings = [
-        Finding(id=f"f{start_index + n}", level=level, success_criteria=scs, **data)
+        Finding(id=f"f{start_index + n}", level=level, success_criteria=scs, source=engine_of(data["rule_id"]), **data)
         for n, (level, scs, _, data) in enumerate(_wcag_nodes(axe_results, "violations", page_url))
     ]
     review = [
@@ -159,6 +162,7 @@ def findings_from(
             success_criteria=scs,
             reason="; ".join(_check_messages(node)) or data["failure_summary"] or data["help_text"]
             or "axe-core could not decide this element.",
+            source=engine_of(data["rule_id"]),
             **data,
         )
         for n, (level, scs, node, data) in enumerate(_wcag_nodes(axe_results, "incomplete", page_url))

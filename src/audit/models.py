@@ -11,8 +11,7 @@ serialize to camelCase (``model_dump(mode="json")`` is enough, ``by_alias=True``
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -28,12 +27,20 @@ from pydantic import (
     StrictStr,
     ValidationError,
     field_validator,
+    model_validator,
 )
 from pydantic.alias_generators import to_camel
-from pydantic.json_schema import models_json_schema
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from .meta import package_version
+from .request_options import (
+    AuthOptions,
+    ViewportList,
+    ViewportOption,
+    check_request_options,
+    is_none,
+)
+from .request_options import RequestModel as _RequestModel
 from .rules import Impact, WcagLevel, WcagVersion
 
 MAX_URL_LENGTH = 2048
@@ -43,7 +50,9 @@ MAX_PAGES_MAX = 500
 DEFAULT_MAX_PAGES = 50
 ALLOWED_SCHEMES = ("http", "https")
 #: The codes of a failed audit (HTTP 500), raised by the engine as ``AuditFailed``.
-AUDIT_ERROR_CODES = ("navigation_failed", "http_error", "timeout", "browser_crashed", "audit_failed")
+AUDIT_ERROR_CODES = (
+    "navigation_failed", "http_error", "timeout", "browser_crashed", "login_failed", "audit_failed"
+)
 
 Provider = Literal["anthropic", "openai", "gemini", "xai", "ollama", "openai-compatible"]
 PROVIDERS: tuple[str, ...] = ("anthropic", "openai", "gemini", "xai", "ollama", "openai-compatible")
@@ -95,11 +104,39 @@ def _check_url(value: str) -> str:
     return value
 
 
+_NOT_URL_TEXT = r"\u0000-\u0020\u007f"
+_PORT = r"(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})?"
+#: What ``_check_url`` accepts, as a pattern for the OpenAPI document (ECMA-262 syntax, which
+#: Python's ``re`` reads the same way), so a client or fuzzer reading the document can tell a
+#: URL the server will take: http(s), optional user info, a host (a bracketed IPv6 address or
+#: a name without reserved characters), an optional port up to 65535, then anything printable.
+URL_PATTERN = (
+    f"^[Hh][Tt][Tt][Pp][Ss]?://([^{_NOT_URL_TEXT}/?#]*@)?"
+    f"([^{_NOT_URL_TEXT}/?#@:\\[\\]]+|\\[[0-9A-Fa-f:.]+\\])(:{_PORT})?"
+    f"([/?#][^{_NOT_URL_TEXT}]*)?$"
+)
+
 AuditUrl = Annotated[
     StrictStr,
-    Field(min_length=1, max_length=MAX_URL_LENGTH, description="Absolute http or https URL."),
+    Field(
+        min_length=1,
+        max_length=MAX_URL_LENGTH,
+        description="Absolute http or https URL.",
+        json_schema_extra={"format": "uri", "pattern": URL_PATTERN},
+    ),
     AfterValidator(_check_url),
 ]
+
+
+def _integral(value: Any) -> Any:
+    """JSON has one number type: to a JSON Schema validator (and to JavaScript) ``4.0`` is
+    the integer 4, so the server takes it as 4, and the document means what it says; ``4.5``
+    and ``true`` stay refused."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+#: An integer field as JSON Schema defines one (see ``_integral``).
+JsonInt = Annotated[StrictInt, BeforeValidator(_integral)]
 LevelIn = Annotated[
     WcagLevel,
     BeforeValidator(_upper_if_str),
@@ -111,18 +148,6 @@ def _not_blank(value: str | None) -> str | None:
     if value is not None and not value.strip():
         raise PydanticCustomError("blank", "Must not be empty.")
     return value
-
-
-class _RequestModel(BaseModel):
-    """Request bodies: JSON names only, unknown fields rejected."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        alias_generator=to_camel,
-        validate_by_alias=True,
-        validate_by_name=False,
-        serialize_by_alias=True,
-    )
 
 
 class _ResultModel(BaseModel):
@@ -144,8 +169,8 @@ class CrawlOptions(_RequestModel):
     """Crawl settings; depth 0 audits the start page only."""
 
     enabled: StrictBool = False
-    depth: StrictInt = Field(2, ge=0, le=DEPTH_MAX)
-    max_pages: StrictInt = Field(DEFAULT_MAX_PAGES, ge=1, le=MAX_PAGES_MAX)
+    depth: JsonInt = Field(2, ge=0, le=DEPTH_MAX)
+    max_pages: JsonInt = Field(DEFAULT_MAX_PAGES, ge=1, le=MAX_PAGES_MAX)
 
 
 class LlmOptions(_RequestModel):
@@ -169,6 +194,22 @@ class AuditRequest(_RequestModel):
         False,
         description="Also run axe-core best-practice rules; reported apart, never WCAG findings.",
     )
+    auth: AuthOptions | None = Field(
+        None, exclude_if=is_none,
+        description="Credentials for the audited site (README, Logged-in audits); never echoed.",
+    )
+    viewport: ViewportOption | None = Field(
+        None, exclude_if=is_none,
+        description="The screen: desktop (1280x800), mobile (390x844 @3, touch) or a size.",
+    )
+    viewports: ViewportList | None = Field(
+        None, exclude_if=is_none, description="Several screens: each page is audited once per viewport."
+    )
+
+    @model_validator(mode="after")
+    def _options_agree(self) -> AuditRequest:
+        check_request_options(self.url, self.auth, self.viewport, self.viewports, type(self).__name__)
+        return self
 
 
 def validate_against_limits(req: AuditRequest, max_pages: int) -> AuditRequest:
@@ -226,6 +267,19 @@ class _Located(_ResultModel):
     help_text: str = Field("", description="axe-core's one-sentence help for the rule.")
     page_url: str = ""
     failure_summary: str | None = None
+    act_rules: list[str] = Field(
+        default_factory=list,
+        description="W3C ACT rule ids the rule that produced it implements (README, Checks beyond axe-core).",
+    )
+    fingerprint: str = Field(
+        "",
+        description="Stable across runs: the same problem of the same element on the same page "
+        "keeps it when selectors change (README, Fingerprints); diffs compare runs by it.",
+    )
+    viewport: str | None = Field(
+        None, exclude_if=is_none,
+        description="The viewport it was found at (desktop, mobile, WxH); absent when none was asked.",
+    )
 
     @field_validator("html")
     @classmethod
@@ -239,7 +293,9 @@ class Finding(_Located):
     id: str
     level: WcagLevel
     success_criteria: list[str] = Field(default_factory=list)
-    source: Literal["axe", "llm"] = "axe"
+    source: Literal["axe", "a11y", "llm"] = Field(
+        "axe", description="Which engine decided: axe-core, a check of a11y's own (a11y-…), or the LLM."
+    )
     llm: FindingReview | None = None
 
 
@@ -250,6 +306,7 @@ class NeedsReviewItem(_Located):
     level: WcagLevel
     success_criteria: list[str] = Field(default_factory=list)
     reason: str = Field(description="Why axe could not decide (its check messages).")
+    source: Literal["axe", "a11y", "llm"] = Field("axe", description="Which engine could not decide.")
     llm: FindingReview | None = None
 
 
@@ -361,6 +418,12 @@ class BrowserInfo(_ResultModel):
     version: str | None = None
 
 
+class CapacityInfo(_ResultModel):
+    concurrency: int = Field(ge=1, description="Audits the service runs at once (--concurrency).")
+    cpus: int = Field(ge=1, description="CPU cores this process may use.")
+    warning: str | None = Field(None, description="Set when concurrency exceeds the cores.")
+
+
 class HealthStatus(_ResultModel):
     """Body of GET /health: ``healthy`` (200) or ``unhealthy`` with a reason (503)."""
 
@@ -368,6 +431,7 @@ class HealthStatus(_ResultModel):
     version: str = Field(default_factory=package_version)
     browser: BrowserInfo | None = None
     reason: str | None = None
+    capacity: CapacityInfo | None = None
 
 
 # --------------------------------------------------------------------------- errors
@@ -459,117 +523,3 @@ def request_errors(exc: ValidationError) -> list[dict[str, str]]:
         if item not in out:
             out.append(item)
     return out
-
-
-# --------------------------------------------------------------------------- OpenAPI
-
-_ERROR_RESPONSES = {
-    "400": "Invalid request: invalid_json, invalid_request (details: one {field, message} per "
-    "bad field), unsupported_media_type, payload_too_large (body over 64 KiB), llm_not_configured.",
-    "401": "unauthorized: a token is configured and the bearer token is missing or wrong.",
-    "413": "payload_too_large: the body is over 64 KiB (this service answers 400 with the "
-    "same code; 413 is listed for front proxies that enforce the limit themselves).",
-    "415": "unsupported_media_type: the content type is not application/json (this service "
-    "answers 400 with the same code; 415 is listed for proxies and future use).",
-    "500": f"The audit failed: {', '.join(AUDIT_ERROR_CODES)}.",
-    "503": "overloaded: the queue is full; retry after the Retry-After header.",
-}
-
-
-JsonSchemaMode = Literal["validation", "serialization"]
-#: ``use(Model, mode)``: the ``$ref`` to a model's schema in the document's components.
-SchemaRef = Callable[[type[BaseModel], JsonSchemaMode], dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class OpenApiPaths:
-    """More paths for the document, described by the front end that serves them: the models
-    their bodies use (generated into the same components as the audit's, in one pass, so a
-    model shared by both is one schema) and a function that builds the path items from
-    references to those models."""
-
-    models: Sequence[tuple[type[BaseModel], JsonSchemaMode]]
-    build: Callable[[SchemaRef], dict[str, Any]]
-
-
-def json_content(schema: dict[str, Any]) -> dict[str, Any]:
-    """An OpenAPI ``content`` map with one JSON body of ``schema``."""
-    return {"application/json": {"schema": schema}}
-
-
-def openapi_schema(*more: OpenApiPaths) -> dict[str, Any]:
-    """OpenAPI 3.1 document for POST /audit and GET /health (and the paths of ``more``),
-    generated from the models."""
-    ref = "#/components/schemas/{model}"
-    core: list[tuple[type[BaseModel], JsonSchemaMode]] = [
-        (AuditRequest, "validation"),
-        (AuditResult, "serialization"),
-        (HealthStatus, "serialization"),
-        (ErrorBody, "serialization"),
-    ]
-    wanted = list(dict.fromkeys([*core, *(pair for extra in more for pair in extra.models)]))
-    refs, top = models_json_schema(wanted, ref_template=ref)
-    schemas = top.get("$defs", {})
-
-    def use(model: type[BaseModel], mode: JsonSchemaMode) -> dict[str, Any]:
-        return refs[(model, mode)]
-
-    error = use(ErrorBody, "serialization")
-    audit_responses: dict[str, Any] = {
-        "200": {
-            "description": "Audit completed.",
-            "content": json_content(use(AuditResult, "serialization")),
-        }
-    }
-    for status, text in _ERROR_RESPONSES.items():
-        audit_responses[status] = {"description": text, "content": json_content(error)}
-    audit_responses["503"]["headers"] = {
-        "Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}
-    }
-    health = use(HealthStatus, "serialization")
-    return {
-        "openapi": "3.1.0",
-        "info": {
-            "title": "a11y audit service",
-            "version": package_version(),
-            "description": "WCAG audits of web pages with axe-core in headless Chromium.",
-        },
-        "paths": {
-            "/audit": {
-                "post": {
-                    "operationId": "audit",
-                    "summary": "Run an accessibility audit.",
-                    "security": [{"bearerAuth": []}, {}],
-                    "requestBody": {
-                        "required": True,
-                        "content": json_content(use(AuditRequest, "validation")),
-                    },
-                    "responses": audit_responses,
-                }
-            },
-            "/health": {
-                "get": {
-                    "operationId": "health",
-                    "summary": "Health check.",
-                    "responses": {
-                        "200": {"description": "Healthy.", "content": json_content(health)},
-                        "503": {
-                            "description": "Unhealthy: the browser cannot be started.",
-                            "content": json_content(health),
-                        },
-                    },
-                }
-            },
-            **{path: item for extra in more for path, item in extra.build(use).items()},
-        },
-        "components": {
-            "schemas": schemas,
-            "securitySchemes": {
-                "bearerAuth": {
-                    "type": "http",
-                    "scheme": "bearer",
-                    "description": "Required only when the server runs with --token.",
-                }
-            },
-        },
-    }

@@ -16,6 +16,7 @@ address it actually connects to (DNS rebinding between the two looks is refused 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -54,6 +55,9 @@ class NetGuard:
 
     allow: frozenset[str] = frozenset()
     blocked: list[BlockedRequest] = field(default_factory=list)
+    #: ``(url, headers) -> headers`` for a request let through: the headers to send instead
+    #: (the audit's own, :mod:`audit.auth`), or None to send it unchanged.
+    add_headers: Callable[[str, dict[str, str]], list[fetch.HeaderEntry] | None] | None = None
     _cache: dict[tuple[str, int], list[IPAddress] | None] = field(default_factory=dict)
     _nursery: trio.Nursery | None = None
 
@@ -96,7 +100,9 @@ class NetGuard:
         try:
             verdict = await self._verdict(url)
             if verdict is None:
-                await session.execute(fetch.continue_request(fetch.RequestId(request_id)))
+                sent = (params.get("request") or {}).get("headers") or {}
+                headers = self.add_headers(url, sent) if self.add_headers is not None else None
+                await session.execute(fetch.continue_request(fetch.RequestId(request_id), headers=headers))
                 return
             verdict.resource_type = str(params.get("resourceType", ""))
             self.blocked.append(verdict)

@@ -52,6 +52,8 @@ class Tab:
     guard: NetGuard | None
     #: Set by the audit when this tab must not be used again (see the module docstring).
     spoiled: bool = False
+    #: Where the tab's helpers run (request handlers the audit adds, e.g. :mod:`audit.auth`).
+    nursery: trio.Nursery | None = None
 
     @classmethod
     async def attach(cls, page: Page, nursery: trio.Nursery, *, guarded: bool, allow: frozenset[str]) -> Tab:
@@ -64,7 +66,7 @@ class Tab:
             guard = NetGuard(allow=allow)
             await guard.attach(page, nursery)
         await install_tracker(page)
-        return cls(page, dialogs, guard)
+        return cls(page, dialogs, guard, nursery=nursery)
 
     def begin(self) -> None:
         """A new page's audit starts: the dialogs and refusals recorded are its own only."""

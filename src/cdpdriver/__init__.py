@@ -8,7 +8,7 @@ subscribers through bounded buffers (``cdpdriver.event_buffer``).
 """
 
 from .browser import Browser, BrowserContext, BrowserVersion, connect, launch
-from .connection import Connection, RawEvent, Subscription
+from .connection import Batch, Connection, RawEvent, Reply, Subscription
 from .errors import (
     BrowserClosed,
     BrowserLaunchError,
@@ -42,10 +42,10 @@ from .page import Page
 from .session import Session
 
 __all__ = [
-    "Browser", "BrowserClosed", "BrowserContext", "BrowserLaunchError", "BrowserNotFound",
+    "Batch", "Browser", "BrowserClosed", "BrowserContext", "BrowserLaunchError", "BrowserNotFound",
     "BrowserVersion", "CDPError", "CommandTimeout", "Connection", "ConnectionClosed",
     "EventBuffer", "JavaScriptError", "LaunchOptions", "NavigationFailed", "NavigationTimeout",
-    "Page", "ProtocolError", "RawEvent", "Session", "Subscription", "TargetClosed",
+    "Page", "ProtocolError", "RawEvent", "Reply", "Session", "Subscription", "TargetClosed",
     "TargetCrashed", "call_function", "call_function_remote", "connect", "evaluate",
     "evaluate_remote", "exception_leaves", "find_chromium", "isolated_world", "launch",
     "read_string", "remote_value", "script_error", "single_exception", "unwrap_evaluation",

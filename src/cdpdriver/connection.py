@@ -9,7 +9,9 @@ Invariants the rest of the driver relies on:
 * nothing the browser sends (unknown session, unknown event, bad JSON) can
   raise out of the reader;
 * the reader never waits for a subscriber: each subscription holds a bounded
-  number of events and drops its oldest, counted, when its reader falls behind.
+  number of events and drops its oldest, counted, when its reader falls behind;
+* a :class:`Batch` writes its commands in order before awaiting any reply, and one
+  failing command fails no other.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import trio
 
@@ -139,6 +141,111 @@ class Subscription:
         return self._events.put(event)
 
 
+class Reply(Generic[T]):
+    """The outcome of one command of a :class:`Batch`, known once the batch has run."""
+
+    __slots__ = ("_command", "_error", "_result", "_settled", "method")
+
+    def __init__(self, method: str, command: Command[T] | None) -> None:
+        self.method = method
+        self._command = command
+        self._settled = False
+        self._result: Any = None
+        self._error: CDPError | None = None
+
+    @property
+    def error(self) -> CDPError | None:
+        """Why the command failed, or None when it succeeded."""
+        return self._error
+
+    def result(self) -> T:
+        """The command's result (typed for :meth:`Batch.execute`); raises its error."""
+        if not self._settled:
+            raise RuntimeError(f"{self.method}: its batch has not run yet")
+        if self._error is not None:
+            raise _fresh(self._error)
+        return self._result  # type: ignore[no-any-return]
+
+    def _settle(self, reply: dict[str, Any] | None, error: CDPError | None) -> None:
+        """Record the reply, decoding it with the typed command that asked for it."""
+        self._settled = True
+        self._error = error
+        if error is not None or self._command is None:
+            self._result = reply
+            return
+        try:
+            self._command.send(reply or {})
+        except StopIteration as done:
+            self._result = done.value
+        else:
+            self._error = CDPError(f"{self.method}: command generator did not finish")
+
+
+class Batch:
+    """Several commands of one session written back to back before any reply is awaited.
+
+    Set-up that must land before a paused target resumes (enable domains, add init
+    scripts, then ``Runtime.runIfWaitingForDebugger``) costs one round trip instead of
+    one per command, and Chromium runs a session's commands in the order they arrive::
+
+        async with session.batch(timeout=10) as batch:
+            batch.execute(page.enable())
+            scripts = batch.send("Page.addScriptToEvaluateOnNewDocument", {"source": src})
+            batch.send("Runtime.runIfWaitingForDebugger")
+        scripts.result()  # raises if that command failed
+
+    Leaving the block cleanly runs it; a body that raises sends nothing. Every command
+    gets a :class:`Reply`: one failing command fails no other, so callers look at the
+    replies they care about (``error`` or ``result()``).
+    """
+
+    def __init__(self, connection: Connection, session_id: str | None, timeout: float | None) -> None:
+        self._connection = connection
+        self._session_id = session_id
+        self._timeout = timeout
+        self._requests: list[tuple[dict[str, Any], Reply[Any]]] = []
+        self._ran = False
+
+    def send(self, method: str, params: dict[str, Any] | None = None) -> Reply[dict[str, Any]]:
+        """Queue a raw command; its result is the reply's ``result`` object."""
+        return self._queue(method, params, None)
+
+    def execute(self, command: Command[T]) -> Reply[T]:
+        """Queue a typed command (a generated builder); its result is decoded."""
+        request = next(command)
+        return self._queue(request["method"], request.get("params"), command)
+
+    def _queue(self, method: str, params: dict[str, Any] | None, command: Command[Any] | None) -> Reply[Any]:
+        if self._ran:
+            raise RuntimeError("this batch has already run; start another")
+        reply: Reply[Any] = Reply(method, command)
+        self._requests.append(({"method": method, "params": params}, reply))
+        return reply
+
+    def __len__(self) -> int:
+        return len(self._requests)
+
+    @property
+    def replies(self) -> list[Reply[Any]]:
+        """Every queued command's reply, in order (settled once the batch has run)."""
+        return [reply for _, reply in self._requests]
+
+    async def run(self) -> list[Reply[Any]]:
+        """Write every queued command, then await every reply; returns them in order."""
+        if self._ran:
+            raise RuntimeError("this batch has already run; start another")
+        self._ran = True
+        await self._connection._send_batch(self._requests, self._session_id, self._timeout)
+        return self.replies
+
+    async def __aenter__(self) -> Batch:
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        if exc_type is None:
+            await self.run()
+
+
 class Connection:
     """The single CDP connection to a browser; sessions are flat on top of it."""
 
@@ -249,6 +356,50 @@ class Connection:
         except StopIteration as done:
             return done.value
         raise CDPError(f"{request['method']}: command generator did not finish")
+
+    def batch(self, *, session_id: str | None = None, timeout: float | None = None) -> Batch:
+        """Commands to pipeline on one session (see :class:`Batch`)."""
+        return Batch(self, session_id, timeout)
+
+    async def _send_batch(
+        self, requests: list[tuple[dict[str, Any], Reply[Any]]], session_id: str | None, timeout: float | None
+    ) -> None:
+        """Register every command, write them all in order, then await their replies under
+        one deadline; each reply settles with its result or its own failure."""
+        refused = self._closed or (self._dead_sessions.get(session_id) if session_id is not None else None)
+        if refused is not None:
+            for _, reply in requests:
+                reply._settle(None, _fresh(refused))
+            return
+        slots: list[tuple[int, _Pending, Reply[Any]]] = []
+        for request, reply in requests:
+            command_id = next(self._ids)
+            slot = _Pending(request["method"], session_id)
+            self._pending[command_id] = slot
+            slots.append((command_id, slot, reply))
+        limit = self.default_timeout if timeout is None else timeout
+        failure: CDPError | None = None
+        try:
+            with trio.move_on_after(limit):
+                for (command_id, _, _), (request, _) in zip(slots, requests, strict=True):
+                    message: dict[str, Any] = {"id": command_id, "method": request["method"]}
+                    if request["params"]:
+                        message["params"] = request["params"]
+                    if session_id is not None:
+                        message["sessionId"] = session_id
+                    await self.transport.send(json.dumps(message))
+                for _, slot, _ in slots:
+                    await slot.done.wait()
+        except CDPError as exc:  # the transport failed mid-write: no reply can come
+            failure = exc
+        finally:
+            for command_id, _, _ in slots:
+                self._pending.pop(command_id, None)
+        for _, slot, reply in slots:
+            if slot.done.is_set():
+                reply._settle(slot.reply, _fresh(slot.error) if slot.error is not None else None)
+            else:
+                reply._settle(None, failure or CommandTimeout(slot.method, limit))
 
     # -- events ----------------------------------------------------------
 

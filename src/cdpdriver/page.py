@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from . import evaluation
+from .connection import Batch, Reply
 from .errors import (
     BrowserClosed,
     CDPError,
@@ -91,20 +92,33 @@ class Page:
     # -- set-up ------------------------------------------------------------
 
     async def _initialize(self, *, auto_attach: bool) -> None:
+        async with self.session.batch() as batch:  # one round trip; Chromium keeps the order
+            replies = self.queue_setup(batch, auto_attach=auto_attach)
+        for reply in replies:
+            reply.result()
+
+    def queue_setup(self, batch: Batch, *, auto_attach: bool = True) -> list[Reply[Any]]:
+        """Start the page's helper task and queue the page's own set-up; its replies must succeed.
+
+        For a target auto-attached while it waits for the debugger, queue it with the rest of
+        the caller's set-up and ``Runtime.runIfWaitingForDebugger`` last in one batch: such a
+        target may answer nothing before it runs.
+        """
         events = self.session.listen(
             ["Page.lifecycleEvent", "Page.frameNavigated", "Target.attachedToTarget",
              "Target.detachedFromTarget", "Page.navigatedWithinDocument"],
             raw=True,
         )
         self.browser.start_task(self._watch, events)
-        await self.session.execute(page_domain.enable())
-        await self.session.execute(page_domain.set_lifecycle_events_enabled(enabled=True))
+        replies: list[Reply[Any]] = [
+            batch.execute(page_domain.enable()),
+            batch.execute(page_domain.set_lifecycle_events_enabled(enabled=True)),
+        ]
         if auto_attach:
-            await self.session.execute(
-                target_domain.set_auto_attach(
-                    auto_attach=True, wait_for_debugger_on_start=True, flatten=True
-                )
-            )
+            replies.append(batch.execute(target_domain.set_auto_attach(
+                auto_attach=True, wait_for_debugger_on_start=True, flatten=True
+            )))
+        return replies
 
     def _task_scope(self) -> trio.CancelScope:
         """A scope for a page helper task, cancelled when the page closes."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
-from .connection import ANY_METHOD, Command, Connection, Subscription
+from .connection import ANY_METHOD, Batch, Command, Connection, Subscription
 from .event_buffer import DEFAULT_BOUND
 
 T = TypeVar("T")
@@ -26,6 +26,10 @@ class Session:
         self, method: str, params: dict[str, Any] | None = None, *, timeout: float | None = None
     ) -> dict[str, Any]:
         return await self.connection.send(method, params, session_id=self.session_id, timeout=timeout)
+
+    def batch(self, *, timeout: float | None = None) -> Batch:
+        """Commands to pipeline on this session: written together, replies awaited together."""
+        return self.connection.batch(session_id=self.session_id, timeout=timeout)
 
     def listen(
         self, methods: str | Iterable[str] = ANY_METHOD, *, raw: bool = False, buffer: float = DEFAULT_BOUND

@@ -11,8 +11,9 @@
   (``run_worker`` is the ``a11y worker`` process), polite per origin (``politeness``);
 - ``seeds``: robots.txt (``robots``) and sitemaps (``sitemaps``), read with bounds
   (``fetch``);
-- ``models``: the job request; ``events``: the progress events; ``ids``: run ids and page
-  keys.
+- ``models``: the job request; ``secrets``: what of a request is kept apart from the stored
+  run (URL credentials, ``auth``); ``events``: the progress events; ``ids``: run ids and
+  page keys; ``backends``: the store and the queue opened together.
 
 This floor runs audits (``audit``, ``cdpdriver``) and never imports ``tools`` or the front
 ends in ``a11y``.

@@ -43,6 +43,7 @@ from .models import JobRequest
 from .page_records import skipped
 from .queue import PageQueue, PageTask
 from .results import result_header
+from .secrets import public_request
 from .seeds import SiteSeeds
 from .store import Conflict, NotFound, Page, Run, Store
 from .wakeup import Wakeup
@@ -239,10 +240,12 @@ class Coordinator:
     # ---------------------------------------------------------------- helpers
 
     def _request(self, run: Run) -> JobRequest | None:
+        """The request the run is steered by, without its secrets (none is needed to seed,
+        queue or finish a run), so no page row, task or result header gets one."""
         request = self._requests.get(run.id)
         if request is None:
             try:
-                request = JobRequest.model_validate(run.request)
+                request = JobRequest.model_validate(public_request(run.request))
             except ValueError:
                 return None
             self._requests[run.id] = request

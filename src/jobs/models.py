@@ -2,19 +2,20 @@
 
 Everything but ``crawl`` is :class:`audit.models.AuditRequest` itself (subclassed, so the
 validation, defaults, JSON names and error messages are the same ones); ``crawl`` grows the
-job-only settings. Like every request model it accepts JSON names only and no coercion:
-``4.0`` is not an integer, ``"true"`` is not a boolean.
+job-only settings. Like every request model it accepts JSON names only and no coercion
+beyond JSON Schema's own: ``4.0`` is the integer 4 (``audit.models.JsonInt``), ``4.5`` is
+not an integer, ``"true"`` is not a boolean.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field, StrictBool, StrictInt, ValidationError, model_validator
+from pydantic import Field, StrictBool, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from audit.crawl import origin_of
-from audit.models import AuditRequest, AuditUrl, CrawlOptions
+from audit.models import AuditRequest, AuditUrl, CrawlOptions, JsonInt
 
 JOB_MAX_PAGES_MAX = 100_000
 MAX_SEED_URLS = 1_000
@@ -35,12 +36,12 @@ class JobCrawl(CrawlOptions):
       process, and page starts of one origin at least ``delayMs`` apart per worker process.
     """
 
-    max_pages: StrictInt = Field(50, ge=1, le=JOB_MAX_PAGES_MAX)
+    max_pages: JsonInt = Field(50, ge=1, le=JOB_MAX_PAGES_MAX)
     urls: list[AuditUrl] = Field(default_factory=list, max_length=MAX_SEED_URLS)
     sitemap: StrictBool = False
     respect_robots: StrictBool = True
-    per_origin: StrictInt = Field(4, ge=1, le=PER_ORIGIN_MAX)
-    delay_ms: StrictInt = Field(0, ge=0, le=DELAY_MS_MAX)
+    per_origin: JsonInt = Field(4, ge=1, le=PER_ORIGIN_MAX)
+    delay_ms: JsonInt = Field(0, ge=0, le=DELAY_MS_MAX)
 
 
 class JobRequest(AuditRequest):
@@ -49,6 +50,8 @@ class JobRequest(AuditRequest):
     evidence in one process) is only offered by the synchronous ``/audit``."""
 
     crawl: JobCrawl = Field(default_factory=JobCrawl)  # type: ignore[assignment]
+    screenshots: StrictBool = Field(
+        True, description="Keep a picture of each finding's element and of each page (false: faster).")
 
     @model_validator(mode="after")
     def _job_rules(self) -> JobRequest:

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from audit.failures import AuditFailed
 from audit.models import ErrorInfo, PageResult
 from audit.page_audit import PageAudit
+from audit.urls import scrub_credentials
 
 from .store import FindingRecord
 
@@ -40,17 +41,19 @@ class PageRecord:
 
 
 def audited(audit: PageAudit, *, keep_links: bool) -> PageRecord:
-    """An audited (``ok``) or skipped page; its links only when the crawl will follow them."""
+    """An audited (``ok``) or skipped page; its links only when the crawl will follow them.
+    No URL in it keeps a ``user:password@``: a page of a site the request gave credentials
+    for is loaded with them (``jobs.secrets.with_credentials``), and stored without."""
     return PageRecord(
         status=audit.page.status,
-        data=audit.page.model_dump(mode="json"),
+        data=scrub_credentials(audit.page.model_dump(mode="json")),
         items=[
             *_records("finding", audit.findings),
             *_records("review", audit.needs_review),
             *_records("best_practice", audit.best_practices),
         ],
-        final_url=audit.final_url or None,
-        links=list(audit.links) if keep_links else None,
+        final_url=scrub_credentials(audit.final_url) or None,
+        links=scrub_credentials(list(audit.links)) if keep_links else None,
         timings=dict(audit.timings) or None,
     )
 
@@ -70,4 +73,4 @@ def skipped(url: str, code: str, message: str) -> PageRecord:
 
 
 def _records(kind: str, items: Iterable[BaseModel]) -> list[FindingRecord]:
-    return [FindingRecord(kind, item.model_dump(mode="json")) for item in items]
+    return [FindingRecord(kind, scrub_credentials(item.model_dump(mode="json"))) for item in items]

@@ -18,16 +18,20 @@ from typing import Any
 import trio
 
 from audit.engine import EngineLimits
+from audit.failures import AuditFailed
 from audit.models import AuditRequest, AuditResult
+from audit.screenshots import RunScreenshots
 from cdpdriver.supervisor import BrowserSource
 
+from .backends import open_backends
 from .blocking import in_thread
 from .coordinator import Coordinator
 from .models import JobRequest
-from .queue import PageQueue, open_queue
+from .queue import PageQueue
 from .results import read_result
+from .secrets import split_secrets
 from .seeds import SiteSeeds
-from .store import Conflict, Event, NotFound, Run, Store, open_store
+from .store import Conflict, Event, NotFound, Run, Store
 from .sync_runs import record_sync_run
 from .wakeup import Wakeup
 from .worker import Worker, consumer_name
@@ -65,19 +69,11 @@ class Jobs:
         """The jobs system on ``database`` (a directory or a database URL) and ``queue``
         (None: in process; a Redis URL: shared with ``run_worker`` processes). Unfinished
         runs resume at once. ``lease_ms`` overrides the queue's lease (tests)."""
-        store = await in_thread(open_store, database)
-        try:
-            options: dict[str, Any] = {} if lease_ms is None else {"lease_ms": lease_ms}
-            page_queue = open_queue(queue, prefix, **options)
-            try:
-                async with cls._running(store, page_queue, limits, browsers, workers, queue is None) as jobs:
-                    yield jobs
-            finally:
-                with trio.CancelScope(shield=True):
-                    await page_queue.close()
-        finally:
-            with trio.CancelScope(shield=True):
-                await in_thread(store.close)
+        async with (
+            open_backends(database, queue, prefix, lease_ms=lease_ms) as (store, page_queue),
+            cls._running(store, page_queue, limits, browsers, workers, queue is None) as jobs,
+        ):
+            yield jobs
 
     @classmethod
     @asynccontextmanager
@@ -106,9 +102,11 @@ class Jobs:
                 nursery.cancel_scope.cancel()
 
     async def submit(self, request: JobRequest) -> Run:
-        """Store a new run of ``request`` (queued); the coordinator seeds and starts it."""
+        """Store a new run of ``request`` (queued), its secrets apart (``jobs.secrets``);
+        the coordinator seeds and starts it."""
+        redacted, secrets = split_secrets(request.model_dump(mode="json"))
         run = await in_thread(
-            self.store.create_run, request.url, request.model_dump(mode="json"), kind="job"
+            self.store.create_run, redacted["url"], redacted, kind="job", secrets=secrets
         )
         self._coordinator.adopt(run.id)
         return run
@@ -149,8 +147,10 @@ class Jobs:
                 with trio.move_on_after(EVENT_POLL_SECONDS):
                     await self._events.wait(seen)
 
-    async def record_sync(self, request: AuditRequest, result: AuditResult) -> Run:
-        """Keep a finished ``POST /audit`` as a completed run of kind ``sync``."""
-        run = await in_thread(record_sync_run, self.store, request, result)
+    async def record_sync(self, request: AuditRequest, outcome: AuditResult | AuditFailed,
+                          shots: RunScreenshots | None = None) -> Run:
+        """Keep a finished ``POST /audit`` as a run of kind ``sync``: completed with its
+        result (and screenshots), or failed with its error."""
+        run = await in_thread(record_sync_run, self.store, request, outcome, shots)
         self._events.notify()
         return run

@@ -36,6 +36,7 @@ import trio
 from audit.engine import EngineLimits, audit_page
 from audit.failures import AuditFailed
 from audit.page_audit import PageAudit
+from audit.screenshots import ScreenshotPolicy
 from audit.spares import warm_up
 from cdpdriver import single_exception
 from cdpdriver.supervisor import (
@@ -45,6 +46,7 @@ from cdpdriver.supervisor import (
     BrowserUnavailable,
 )
 
+from .backends import open_backends
 from .blocking import in_thread
 from .events import PAGE_DONE, PAGE_FAILED, PAGE_STARTED, emit, page_done, page_failed
 from .frontier import wants_links
@@ -52,9 +54,11 @@ from .ids import site_of
 from .models import JobRequest
 from .page_records import PageRecord, audited, failed
 from .politeness import OriginGate
-from .queue import Delivery, PageQueue, PageTask, QueueUnavailable, open_queue
+from .queue import Delivery, PageQueue, PageTask, QueueUnavailable
 from .run_tabs import RunTabs
-from .store import NotFound, Store, open_store
+from .screenshots import keep_page_shots, page_budget
+from .secrets import merge_secrets, with_credentials
+from .store import NotFound, Store
 from .wakeup import Wakeup
 
 log = logging.getLogger(__name__)
@@ -96,8 +100,10 @@ class Worker:
         changed: Wakeup | None = None,
         events: Wakeup | None = None,
         max_deliveries: int = MAX_DELIVERIES,
+        screenshots: ScreenshotPolicy | None = ScreenshotPolicy(),  # noqa: B008 - frozen
     ) -> None:
         self._store = store
+        self._screenshots = screenshots
         self._queue = queue
         self._browsers = browsers
         self._limits = limits
@@ -192,7 +198,7 @@ class Worker:
             await emit(self._store, self._events, task.run_id, PAGE_STARTED, started_event)
             started = time.monotonic()
             try:
-                record = audited(await self._audit(task, request, keep_links), keep_links=keep_links)
+                record = audited(await self._audit(task, request, keep_links, page.seq), keep_links=keep_links)
             except AuditFailed as failure:
                 if transient(failure) and task.attempt < RETRIES:
                     log.info("page %s: %s; trying again", task.url, failure.code)
@@ -204,19 +210,27 @@ class Worker:
         await self._record(task.run_id, task.url_key, record, duration_ms)
         await self._queue.ack(delivery)
 
-    async def _audit(self, task: PageTask, request: JobRequest, keep_links: bool) -> PageAudit:
+    async def _audit(self, task: PageTask, request: JobRequest, keep_links: bool, seq: int) -> PageAudit:
+        """The page's audit; its screenshots (``jobs.screenshots``) are stored before its
+        result, so a page that shows as done has them."""
         browser = await self._browsers.wait_ready(BROWSER_WAIT_SECONDS)
+        policy = self._screenshots if request.screenshots else None
+        shots = await in_thread(page_budget, self._store, task.run_id, policy)
+        limits = self._limits if shots is None else replace(self._limits, screenshots=shots)
         limit = self._limits.audit_timeout + TIMEOUT_GRACE_SECONDS
         shared = self._run_tabs.tabs(task.run_id, browser) if self._run_tabs else nullcontext()
         with trio.move_on_after(limit) as scope:
             async with shared as tabs:
+                url = with_credentials(task.url, [request.url, *request.crawl.urls])
                 audit = await audit_page(
-                    browser, task.url, request, self._limits, collect_links=keep_links, tabs=tabs
+                    browser, url, request, limits, collect_links=keep_links, tabs=tabs
                 )
         if scope.cancelled_caught:
             message = f"{task.url} was not audited within {limit:g} s"
             raise AuditFailed("timeout", message, [{"url": task.url}])
         audit.axe_results = None
+        if shots is not None:
+            await in_thread(keep_page_shots, self._store, task.run_id, seq, shots.pages.get(url))
         return audit
 
     async def _record(
@@ -241,16 +255,20 @@ class Worker:
             self._changed.notify()
 
     async def _request(self, run_id: str) -> JobRequest | None:
-        """The run's request (runs never change it), None for a run that is gone or not a
-        job; a few hundred kept."""
+        """The run's request as it was given, secrets included (runs never change it); None
+        for a run that is gone, finished (its secrets are) or not a job. A few hundred
+        kept."""
         if run_id in self._requests:
             self._requests.move_to_end(run_id)
             return self._requests[run_id]
+        request = None
         try:
             run = await in_thread(self._store.get_run, run_id)
-            request = JobRequest.model_validate(run.request) if run.kind == "job" else None
+            if run.kind == "job" and not run.finished:
+                secrets = await in_thread(self._store.run_secrets, run_id)
+                request = JobRequest.model_validate(merge_secrets(run.request, secrets))
         except (NotFound, ValueError):
-            request = None
+            pass
         self._requests[run_id] = request
         if len(self._requests) > _KNOWN_RUNS:
             self._requests.popitem(last=False)
@@ -280,22 +298,13 @@ async def run_worker(
         concurrency = int(limiter.total_tokens) if limiter is not None else limits.concurrency
     warm = partial(warm_up, guarded=limits.block_private_networks)
     supervisor = BrowserSupervisor(browsers, on_ready=warm, logger=log)
-    store = await in_thread(open_store, database)
-    try:
-        page_queue = open_queue(queue, prefix, **({} if lease_ms is None else {"lease_ms": lease_ms}))
+    async with open_backends(database, queue, prefix, lease_ms=lease_ms) as (store, page_queue):
         worker = Worker(store, page_queue, supervisor, limits, concurrency=concurrency, consumer=consumer)
         log.info("worker %s: %d page(s) at a time", worker.consumer, concurrency)
-        try:
-            async with trio.open_nursery() as nursery:
-                await nursery.start(supervisor.run)
-                try:
-                    task_status.started()
-                    await worker.run()
-                finally:
-                    supervisor.request_stop()
-        finally:
-            with trio.CancelScope(shield=True):
-                await page_queue.close()
-    finally:
-        with trio.CancelScope(shield=True):
-            await in_thread(store.close)
+        async with trio.open_nursery() as nursery:
+            await nursery.start(supervisor.run)
+            try:
+                task_status.started()
+                await worker.run()
+            finally:
+                supervisor.request_stop()

@@ -3,15 +3,33 @@
 The storage_ tools and the storage snapshots (``state_snapshot``) read and write
 the same things: cookies of the session's browser context through the Storage
 domain, localStorage and sessionStorage by script in a page of the origin. Both
-go through this module so there is one way to do each.
+go through this module so there is one way to do each; what the audit shares
+(cookie parameters, the web-storage script) lives below, in ``audit.storage_state``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from .errors import ToolError
+
+
+def storage_state() -> Any:
+    """``audit.storage_state``, imported on first use: it pulls in the driver, which
+    declaring the tools must not."""
+    import audit.storage_state
+
+    return audit.storage_state
+
+
+async def run_web_storage(page: Any, *args: Any) -> Any:
+    """:func:`audit.storage_state.run_web_storage`, imported on first use."""
+    return await storage_state().run_web_storage(page, *args)
+
+
+def url_origin(url: str) -> str | None:
+    """:func:`audit.storage_state.url_origin`, imported on first use."""
+    return storage_state().url_origin(url)
 
 if TYPE_CHECKING:
     from cdpdriver import Page
@@ -26,14 +44,6 @@ WEB_STORAGE_AREAS = {"local": "localStorage", "session": "sessionStorage"}
 
 
 # -- web storage, by script in the page -----------------------------------------------------
-
-
-async def run_web_storage(page: Page, area: str, op: str, key: str | None = None, value: Any = None) -> dict[str, Any]:
-    """One operation on ``area`` of the page's origin; the raw result of ``web_storage.js``."""
-    from cdpdriver.scripts import call_expression, load_script
-
-    expression = call_expression(load_script("tools", "web_storage"), area, op, key, value)
-    return await page.evaluate(expression, timeout=PAGE_TIMEOUT)
 
 
 async def web_storage(session: ToolSession, area: str, op: str, key: str | None = None,
@@ -63,17 +73,6 @@ async def page_origin(page: Page) -> str | None:
     return origin if isinstance(origin, str) and origin not in ("", "null") else None
 
 
-def url_origin(url: str) -> str | None:
-    """scheme://host[:port] of an http(s) URL (default ports dropped), else None."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return None
-    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
-    default = {"http": 80, "https": 443}[parts.scheme]
-    port = f":{parts.port}" if parts.port and parts.port != default else ""
-    return f"{parts.scheme}://{host}{port}"
-
-
 async def known_origins(session: ToolSession) -> list[str]:
     """http(s) origins the tabs show or have shown (their back/forward history), current tab first."""
     from cdpdriver import CDPError
@@ -101,27 +100,6 @@ async def known_origins(session: ToolSession) -> list[str]:
 # -- cookies of the browser context ---------------------------------------------------------
 
 
-def cookie_param(cookie: dict[str, Any]) -> dict[str, Any]:
-    """CDP CookieParam from a cookie dict; a host-only cookie keeps being host-only (set by url)."""
-    param = {k: cookie[k] for k in ("name", "value", "path", "secure", "httpOnly", "sameSite", "partitionKey")
-             if cookie.get(k) is not None}
-    expires = cookie.get("expires")
-    if expires is not None and expires > 0 and not cookie.get("session"):
-        param["expires"] = expires
-    domain = cookie.get("domain") or ""
-    if cookie.get("url"):
-        param["url"] = cookie["url"]
-        if domain:
-            param["domain"] = domain
-    elif domain.startswith("."):
-        param["domain"] = domain
-        param.setdefault("path", "/")
-    else:
-        scheme = "https" if cookie.get("secure") else "http"
-        param["url"] = f"{scheme}://{domain}{cookie.get('path') or '/'}"
-    return param
-
-
 def cookie_view(cookie: dict[str, Any]) -> dict[str, Any]:
     """The fields an agent needs; the result can be passed back to storage_set_cookies."""
     return {k: cookie[k] for k in COOKIE_FIELDS if cookie.get(k) is not None}
@@ -129,7 +107,7 @@ def cookie_view(cookie: dict[str, Any]) -> dict[str, Any]:
 
 def context_param(session: ToolSession) -> dict[str, Any]:
     """The ``browserContextId`` parameter that keeps a call inside the session's own context."""
-    return {"browserContextId": session.context_id} if session.context_id else {}
+    return storage_state().context_param(session.context_id)
 
 
 async def context_cookies(session: ToolSession) -> list[dict[str, Any]]:
@@ -145,7 +123,7 @@ async def set_cookies(session: ToolSession, cookies: list[dict[str, Any]]) -> No
     if not cookies:
         return
     browser = await session.ensure_browser()
-    params = {"cookies": [cookie_param(c) for c in cookies], **context_param(session)}
+    params = {"cookies": [storage_state().cookie_param(c) for c in cookies], **context_param(session)}
     try:
         await browser.session.send("Storage.setCookies", params, timeout=PAGE_TIMEOUT)
     except CDPError as exc:

@@ -29,6 +29,14 @@ class ToolError(Exception):
         return {"error": error}
 
 
+SNAPSHOT_AGAIN = "call accessibility_snapshot or page_inspect for fresh references"
+
+
+def stale_reference(ref: str, why: str) -> ToolError:
+    """An element reference (``e12``) that no longer names an element: the agent snapshots again."""
+    return ToolError("stale_reference", f"reference {ref} is stale: {why}; {SNAPSHOT_AGAIN}")
+
+
 def invalid_arguments(exc: ValidationError, tool: str) -> ToolError:
     """One detail per bad field, named by its dotted path."""
     details = []

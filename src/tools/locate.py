@@ -8,7 +8,7 @@ context mid-wait, the call is retried with the time that is left.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +28,8 @@ from cdpdriver.protocol.runtime import RemoteObject
 from cdpdriver.scripts import call_expression, load_script
 
 from . import inputs
-from .errors import ToolError
+from .errors import ToolError, stale_reference
+from .refs import is_ref, refs_of
 from .session import ToolSession
 from .tab import FrameRef, Tab
 
@@ -162,26 +163,30 @@ async def find(
     hit_target: bool = False,
     scroll: bool = True,
 ) -> Element | None:
-    """Wait until the located element reaches ``state``; None for the hidden/detached states."""
+    """Wait until the located element reaches ``state``; None for the hidden/detached states.
+
+    A CSS selector that is an element reference (``e12``) names the element it was handed
+    out for, in the frame it was seen in, whichever frame is current.
+    """
     tab = await session.tab()
     check_no_dialog(tab)
+    if locator["kind"] == "css" and is_ref(locator["value"]):
+        locator = {"kind": "ref", "value": locator["value"], "name": None}
     frame = await current_frame(session, tab)
     options = {"scroll": scroll, "enabled": enabled, "editable": editable, "hitTarget": hit_target,
                "visibleFirst": state != "attached"}
     deadline = trio.current_time() + timeout_ms / 1000
     while True:
         remaining_ms = max(0, int((deadline - trio.current_time()) * 1000))
-        params: dict[str, Any] = {
-            "expression": call_expression(LOCATE_FUNCTION, locator, state, remaining_ms, options),
-            "awaitPromise": True,
-            "returnByValue": False,
-        }
-        if frame.context_id is not None:
-            params["contextId"] = frame.context_id
         try:
             with trio.move_on_after(remaining_ms / 1000 + 5):
-                reply = await _until_dialog(tab, frame.session.send("Runtime.evaluate", params,
-                                                                    timeout=remaining_ms / 1000 + 10))
+                if locator["kind"] == "ref":
+                    frame, command = await _locate_ref(tab, locator, state, remaining_ms, options)
+                    if command is None:
+                        return None  # it was to be gone, and it is
+                else:
+                    command = _locate_in(frame, locator, state, remaining_ms, options)
+                reply = await _until_dialog(tab, command)
                 return _element_from(reply, tab, frame, locator, state, remaining_ms)
             raise ToolError("timeout", f"{_describe(locator)} did not become {state} within {timeout_ms} ms")
         except ProtocolError as exc:
@@ -190,6 +195,41 @@ async def find(
                 frame = await current_frame(session, tab)
                 continue
             raise
+
+
+def _locate_in(frame: FrameRef, locator: dict[str, Any], state: str, remaining_ms: int,
+               options: dict[str, Any]) -> Awaitable[dict[str, Any]]:
+    """The locate call for a selector or semantic locator, run in the frame's main world."""
+    params: dict[str, Any] = {
+        "expression": call_expression(LOCATE_FUNCTION, locator, state, remaining_ms, options),
+        "awaitPromise": True,
+        "returnByValue": False,
+    }
+    if frame.context_id is not None:
+        params["contextId"] = frame.context_id
+    return frame.session.send("Runtime.evaluate", params, timeout=remaining_ms / 1000 + 10)
+
+
+async def _locate_ref(tab: Tab, locator: dict[str, Any], state: str, remaining_ms: int,
+                      options: dict[str, Any]) -> tuple[FrameRef, Awaitable[dict[str, Any]] | None]:
+    """The locate call for an element reference: its node, resolved in its own document; None
+    when the node no longer exists and the wait was for it to be gone (``detached``, ``hidden``)."""
+    ref = locator["value"]
+    target = refs_of(tab).target(tab, ref)
+    try:
+        node = await target.frame.session.send("DOM.resolveNode", {"backendNodeId": target.backend_node_id})
+    except ProtocolError:
+        if state in ("detached", "hidden"):
+            return target.frame, None
+        raise stale_reference(ref, "the element has left the page") from None
+    object_id = node["object"]["objectId"]
+    params = {
+        "functionDeclaration": LOCATE_FUNCTION, "objectId": object_id, "awaitPromise": True,
+        "returnByValue": False,
+        "arguments": [{"value": locator}, {"value": state}, {"value": remaining_ms}, {"value": options},
+                      {"objectId": object_id}],
+    }
+    return target.frame, target.frame.session.send("Runtime.callFunctionOn", params, timeout=remaining_ms / 1000 + 10)
 
 
 def _element_from(reply: dict[str, Any] | None, tab: Tab, frame: FrameRef, locator: dict[str, Any],
@@ -211,6 +251,8 @@ def _element_from(reply: dict[str, Any] | None, tab: Tab, frame: FrameRef, locat
                        "call page_inspect to see the page's elements")
         elif code == "invalid_arguments":
             message = f"{_describe(locator)}: {info.get('message')}"
+        elif code == "stale_reference":
+            raise stale_reference(locator["value"], str(info.get("message")))
         else:
             message = f"{_describe(locator)} {where}: {info.get('message')} after {waited_ms} ms"
         raise ToolError(code, message)
@@ -224,6 +266,8 @@ def _describe(locator: dict[str, Any]) -> str:
     kind, value = locator["kind"], locator["value"]
     if kind == "css":
         return f"selector {value!r}"
+    if kind == "ref":
+        return f"reference {value}"
     if kind == "role" and locator.get("name"):
         return f"role {value!r} named {locator['name']!r}"
     return f"{kind} {value!r}"

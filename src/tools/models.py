@@ -61,6 +61,9 @@ class MessageOutput(ToolOutput):
 # Units and the locator rules are explained once, in the server's instructions.
 TimeoutMs = Field(default=DEFAULT_ELEMENT_TIMEOUT_MS, ge=0, le=MAX_TIMEOUT_MS)
 WaitTimeoutMs = Field(default=DEFAULT_WAIT_TIMEOUT_MS, ge=0, le=MAX_TIMEOUT_MS)
+# Snapshot budgets (accessibility_snapshot, page_inspect): characters of the result, and paging.
+MaxChars = Field(default=20_000, ge=2_000, le=10_000_000)
+Offset = Field(default=0, ge=0)
 
 SEMANTIC_LOCATORS = ("role", "text", "label", "placeholder", "testid", "alt", "title", "xpath")
 
@@ -159,3 +162,11 @@ class ConfigInfo(ToolOutput):
     browser_launched: bool
     output_dir: str = ""
     browser_version: str | None = None
+
+
+class DownloadInfo(ToolOutput):
+    path: str | None = Field(description="The saved file, once completed")
+    suggested_filename: str
+    url: str
+    bytes: int
+    state: str = Field(description="completed, in_progress or canceled")

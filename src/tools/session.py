@@ -8,21 +8,26 @@ a dead browser is forgotten so the next call relaunches it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 import trio
 
-from cdpdriver import Browser, CDPError, LaunchOptions, connect, launch
+from cdpdriver import Batch, Browser, CDPError, LaunchOptions, Page, Session, connect, launch
 
+from .downloads import Downloads
 from .errors import ToolError
 from .registry import Observer, Outcome, Tool
 from .tab import Tab
 
 log = logging.getLogger("tools")
 T = TypeVar("T")
+# Queues the commands a new tab needs before its first document runs (routes, offline mode,
+# recorders); it must not await anything, so every new tab is set up in one round trip.
+TabSetup = Callable[[Tab, Batch], None]
+SETUP_TIMEOUT = 10.0
 
 
 @dataclass
@@ -52,8 +57,10 @@ class ToolSession:
         self.context_id: str | None = None
         self.init_scripts: list[str] = list(config.init_scripts)
         self.observers: list[Observer] = []
-        # Called for every tab as it opens (popups included), e.g. to apply routes or offline mode.
-        self.tab_hooks: list[Callable[[Tab], Awaitable[None]]] = []
+        # Queued for every tab as it opens (popups included, while still paused).
+        self.tab_setups: list[TabSetup] = []
+        self._adopting: set[str] = set()  # popups being set up: their own popups are ours too
+        self.downloads = Downloads(config.output_dir.expanduser().resolve())
         self.call_lock = trio.Lock()
         self._state: dict[str, Any] = {}
         self._stop = trio.Event()
@@ -118,9 +125,11 @@ class ToolSession:
             async with manager as browser:
                 if self.config.isolated or self.config.browser_url:
                     self.context_id = await browser.create_context() if self.config.isolated else None
-                task_status.started(browser)
                 async with trio.open_nursery() as watchers:
-                    watchers.start_soon(self._watch_popups, browser)
+                    await watchers.start(self.downloads.watch, browser)
+                    await self._allow_downloads(browser)
+                    await watchers.start(self._watch_popups, browser)
+                    task_status.started(browser)
                     with trio.CancelScope() as scope:
                         watchers.start_soon(_cancel_when, browser.connection.closed, scope)
                         await self._stop.wait()
@@ -135,19 +144,60 @@ class ToolSession:
             self.context_id = None
             stopped.set()
 
-    async def _watch_popups(self, browser: Browser) -> None:
-        """Tabs the page opens (window.open, target=_blank) join the tab list."""
-        with browser.session.listen("Target.targetCreated", raw=True) as events:
-            await browser.session.send("Target.setDiscoverTargets", {"discover": True})
-            async for event in events:
-                info = event.params.get("targetInfo") or {}
-                ours = {t.id for t in self.tabs}
-                if info.get("type") == "page" and info.get("openerId") in ours:
+    async def _allow_downloads(self, browser: Browser) -> None:
+        try:
+            await self.downloads.allow(browser, self.context_id)
+        except CDPError as exc:  # the browser's own default applies: downloads are not saved
+            log.warning("downloads cannot be saved in the output directory: %s", exc)
+
+    async def _watch_popups(self, browser: Browser, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Pages our tabs open join the tab list, set up before their first document runs.
+
+        Every page that starts in the browser is auto-attached, paused: a popup of one of our
+        tabs is adopted on that session and resumed once its set-up is sent; any other page is
+        resumed and let go. Attachments that wait for nothing are pages that existed before
+        (let go) or our own ``attach_page`` (kept); ready once the former are known.
+        """
+        with browser.session.listen("Target.attachedToTarget", raw=True) as events:
+            await browser.session.send("Target.setAutoAttach", {
+                "autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True,
+                "filter": [{"type": "page"}]})
+            async with trio.open_nursery() as nursery:
+                while True:  # the pages that existed: attached before the reply came
                     try:
-                        page = await browser.attach_page(info["targetId"], context_id=self.context_id)
-                        await self._adopt(page)
-                    except CDPError as exc:
-                        log.debug("could not attach popup %s: %s", info.get("targetId"), exc)
+                        event = events.receive_nowait()
+                    except trio.WouldBlock:
+                        break
+                    self._on_attached(browser, event.params, True, nursery)
+                task_status.started()
+                async for event in events:
+                    self._on_attached(browser, event.params, False, nursery)
+
+    def _on_attached(self, browser: Browser, attached: dict[str, Any], existed: bool,
+                     nursery: trio.Nursery) -> None:
+        info = attached.get("targetInfo") or {}
+        log.debug("page %s attached (opener %s, waiting %s)", info.get("targetId"), info.get("openerId"),
+                  attached.get("waitingForDebugger"))
+        if not attached.get("waitingForDebugger"):
+            if existed:
+                nursery.start_soon(_let_go, browser, attached)
+            return
+        if info.get("openerId") in {t.id for t in self.tabs} | self._adopting:
+            self._adopting.add(info["targetId"])
+            nursery.start_soon(self._adopt_popup, browser, attached)
+        else:
+            nursery.start_soon(_let_go, browser, attached)
+
+    async def _adopt_popup(self, browser: Browser, attached: dict[str, Any]) -> None:
+        target_id = attached["targetInfo"]["targetId"]
+        session = Session(browser.connection, attached["sessionId"], target_id)
+        try:
+            await self._adopt(Page(browser, session, context_id=self.context_id), paused=True)
+        except CDPError as exc:
+            log.debug("could not adopt popup %s: %s", target_id, exc)
+            await _let_go(browser, attached)
+        finally:
+            self._adopting.discard(target_id)
 
     async def quit(self) -> bool:
         """Close the browser; False when none was running."""
@@ -187,11 +237,34 @@ class ToolSession:
             await page.navigate(url)
         return tab
 
-    async def _adopt(self, page: Any) -> Tab:
+    async def _adopt(self, page: Page, *, paused: bool = False) -> Tab:
+        """Set the tab up in one batch: recording, init scripts and every ``tab_setups`` entry.
+
+        A popup arrives ``paused`` (waiting for the debugger) with nothing sent yet, and may
+        answer nothing until it runs: the page's own set-up goes first in the batch and
+        ``Runtime.runIfWaitingForDebugger`` last, so all of it applies from its first document.
+        Only the tab's own set-up must succeed.
+        """
         tab = Tab(page)
-        await tab.start(self._nursery, self.init_scripts)
-        for hook in list(self.tab_hooks):
-            await hook(tab)
+        async with page.session.batch(timeout=SETUP_TIMEOUT) as batch:
+            own = page.queue_setup(batch) if paused else []
+            own += tab.queue_start(self._nursery, self.init_scripts, batch)
+            for setup in list(self.tab_setups):
+                try:
+                    setup(tab, batch)
+                except Exception:  # one broken setup must not keep the tab from opening
+                    log.exception("tab setup %r failed", setup)
+            if paused:
+                own.append(batch.send("Runtime.runIfWaitingForDebugger"))
+        try:
+            for reply in own:
+                reply.result()  # raises the tab's own failure
+        except CDPError:
+            tab.close()
+            raise
+        for reply in batch.replies:
+            if reply.error is not None:
+                log.debug("tab %s: %s failed: %s", tab.id, reply.method, reply.error)
         self.tabs.append(tab)
         return tab
 
@@ -238,6 +311,18 @@ class ToolSession:
             raise ToolError("invalid_path", f"{path!r} is a directory; give a file name")
         full.parent.mkdir(parents=True, exist_ok=True)
         return full
+
+
+async def _let_go(browser: Browser, attached: dict[str, Any]) -> None:
+    """Resume a page we were auto-attached to and detach from it: it is not ours."""
+    session_id = attached.get("sessionId")
+    with trio.move_on_after(SETUP_TIMEOUT):
+        try:
+            if attached.get("waitingForDebugger"):
+                await browser.connection.send("Runtime.runIfWaitingForDebugger", session_id=session_id)
+            await browser.session.send("Target.detachFromTarget", {"sessionId": session_id})
+        except CDPError as exc:  # it closed meanwhile
+            log.debug("could not let go of %s: %s", session_id, exc)
 
 
 async def _cancel_when(event: trio.Event, scope: trio.CancelScope) -> None:

@@ -9,7 +9,6 @@ tab served without the network, so the agent's tabs are never moved.
 
 from __future__ import annotations
 
-import base64
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -19,9 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .browser_storage import (
-    PAGE_TIMEOUT,
     context_cookies,
-    context_param,
     known_origins,
     page_origin,
     run_web_storage,
@@ -31,8 +28,6 @@ from .browser_storage import (
 from .models import MessageOutput
 
 if TYPE_CHECKING:
-    import trio
-
     from cdpdriver import Page
 
     from .session import ToolSession
@@ -40,7 +35,6 @@ if TYPE_CHECKING:
 
 
 MAX_EXTRA_ORIGINS = 20        # origins from history read through a background tab, at most
-BLANK_DOCUMENT = "<!doctype html><title>storage</title>"
 
 
 class OriginState(BaseModel):
@@ -107,48 +101,11 @@ async def origin_page(session: ToolSession, origin: str) -> AsyncIterator[Page]:
 
     Storage of an origin no tab shows is reached through it; the agent's tabs are untouched.
     """
-    import trio
-
     browser = await session.ensure_browser()
-    created = await browser.session.send("Target.createTarget", {
-        "url": "about:blank", "background": True, **context_param(session)}, timeout=PAGE_TIMEOUT)
-    page = await browser.attach_page(created["targetId"], context_id=session.context_id, auto_attach=False)
-    scope = trio.CancelScope()
-    try:
-        events = page.session.listen(["Fetch.requestPaused"], raw=True)
-        browser.start_task(_serve_blank, page, events, scope, origin + "/")
-        await page.session.send("Network.setBypassServiceWorker", {"bypass": True}, timeout=PAGE_TIMEOUT)
-        await page.session.send("Fetch.enable", {"patterns": [{"urlPattern": "*"}]}, timeout=PAGE_TIMEOUT)
-        await page.navigate(origin + "/", wait_until="domcontentloaded", timeout=PAGE_TIMEOUT)
+    from audit.storage_state import origin_tab  # lazily: declaring the tools loads no driver
+
+    async with origin_tab(browser, session.context_id, origin) as page:
         yield page
-    finally:
-        scope.cancel()
-        await page.close()
-
-
-async def _serve_blank(page: Page, events: Any, scope: trio.CancelScope, url: str) -> None:
-    """Answer the hidden tab's requests: the blank document for ``url``, nothing else."""
-    import trio
-
-    from cdpdriver import CDPError
-
-    from .session import log
-
-    body = base64.b64encode(BLANK_DOCUMENT.encode()).decode()
-    with scope, events:
-        async for event in events:
-            request_id = event.params.get("requestId")
-            with trio.CancelScope(shield=True), trio.move_on_after(PAGE_TIMEOUT):
-                try:
-                    if (event.params.get("request") or {}).get("url") == url:
-                        await page.session.send("Fetch.fulfillRequest", {
-                            "requestId": request_id, "responseCode": 200, "body": body,
-                            "responseHeaders": [{"name": "Content-Type", "value": "text/html"}]})
-                    else:
-                        await page.session.send("Fetch.failRequest",
-                                                {"requestId": request_id, "errorReason": "BlockedByClient"})
-                except CDPError as exc:
-                    log.debug("hidden storage tab: %s", exc)
 
 
 async def _tabs_by_origin(session: ToolSession) -> dict[str, Tab]:
@@ -226,7 +183,9 @@ async def restore_state(session: ToolSession, state: StorageState) -> RestoreSum
                 if open_origins.get(entry.origin) is current:
                     await run_web_storage(current.page, "sessionStorage", "merge", None, entry.sessionStorage)
                 else:
-                    await _session_storage_on_arrival(current, entry.origin, entry.sessionStorage)
+                    from audit.storage_state import session_storage_on_arrival
+
+                    await session_storage_on_arrival(current.page, entry.origin, entry.sessionStorage)
                     summary.pending.append(entry.origin)
         except CDPError as exc:  # one unreachable origin must not undo the others
             summary.failed.append(f"{entry.origin} ({exc})")
@@ -239,45 +198,10 @@ async def _write_local(session: ToolSession, tab: Tab | None, entry: OriginState
     if tab is not None:
         await run_web_storage(tab.page, "localStorage", "merge", None, entry.localStorage)
         return
-    async with origin_page(session, entry.origin) as page:
-        await run_web_storage(page, "localStorage", "merge", None, entry.localStorage)
-        # Read back: the write has reached the storage service before the tab closes.
-        await run_web_storage(page, "localStorage", "list")
+    browser = await session.ensure_browser()
+    from audit.storage_state import write_local_storage
 
-
-async def _session_storage_on_arrival(tab: Tab, origin: str, items: dict[str, str]) -> None:
-    """sessionStorage belongs to a tab: fill it, before the page's scripts run, on the tab's next
-    document of ``origin``; the script is removed once that document exists."""
-    from cdpdriver.scripts import call_expression, load_script
-
-    source = call_expression(load_script("tools", "session_storage_arrival"), origin, items)
-    events = tab.session.listen(["Page.frameNavigated"], raw=True)
-    try:
-        reply = await tab.session.send("Page.addScriptToEvaluateOnNewDocument", {"source": source},
-                                       timeout=PAGE_TIMEOUT)
-    except BaseException:
-        events.close()
-        raise
-    tab.page.browser.start_task(_forget_after_arrival, tab, events, reply["identifier"], origin)
-
-
-async def _forget_after_arrival(tab: Tab, events: Any, identifier: str, origin: str) -> None:
-    from cdpdriver import CDPError
-
-    from .session import log
-
-    with events:
-        async for event in events:
-            frame = event.params.get("frame") or {}
-            if not frame.get("parentId") and url_origin(frame.get("url", "")) == origin:
-                break
-        else:
-            return  # the tab closed first
-    try:
-        await tab.session.send("Page.removeScriptToEvaluateOnNewDocument", {"identifier": identifier},
-                               timeout=PAGE_TIMEOUT)
-    except CDPError as exc:
-        log.debug("could not remove the sessionStorage script: %s", exc)
+    await write_local_storage(browser, session.context_id, entry.origin, entry.localStorage)
 
 
 __all__ = ["OriginState", "RestoreOutput", "RestoreSummary", "StorageState", "capture_state", "origin_page",

@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar
 
 import trio
 
-from cdpdriver import CDPError, Page, Session
+from cdpdriver import Batch, CDPError, Page, Reply, Session
 
 from .inputs import MouseState
 
@@ -138,6 +138,11 @@ class Tab:
         self.mouse = MouseState()
         self.scope = trio.CancelScope()
         self.extras: dict[str, Any] = {}  # per-tab state a namespace keeps (routes, coverage…)
+        # Main-frame navigations the page asked for, and how many of them had been asked for
+        # when a document last committed: more asked than committed is a navigation pending
+        # (which may yet turn out to be a download).
+        self.navigations_requested = 0
+        self.navigations_committed = 0
 
     @property
     def id(self) -> str:
@@ -147,15 +152,19 @@ class Tab:
     def session(self) -> Session:
         return self.page.session
 
-    async def start(self, nursery: trio.Nursery, init_scripts: list[str]) -> None:
-        """Begin recording, then enable the domains whose events we record."""
+    def queue_start(self, nursery: trio.Nursery, init_scripts: list[str], batch: Batch) -> list[Reply[Any]]:
+        """Begin recording, then queue the domains whose events we record and the init scripts.
+
+        Recording starts before the batch is sent, so no event of the tab's first document is
+        missed; the replies are the tab's own set-up, which must succeed for the tab to work.
+        """
         events = self.session.listen(raw=True)
         nursery.start_soon(self._record, events)
-        await self.session.send("Runtime.enable")
-        await self.session.send("Network.enable", {"maxPostDataSize": 65536})
-        await self.session.send("Log.enable")
-        for source in init_scripts:
-            await self.session.send("Page.addScriptToEvaluateOnNewDocument", {"source": source})
+        replies = [batch.send("Runtime.enable"), batch.send("Network.enable", {"maxPostDataSize": 65536}),
+                   batch.send("Log.enable")]
+        replies += [batch.send("Page.addScriptToEvaluateOnNewDocument", {"source": source})
+                    for source in init_scripts]
+        return replies
 
     async def _record(self, events: Any) -> None:
         with self.scope, events:
@@ -270,6 +279,18 @@ class Tab:
     def _contexts_cleared(self, params: dict[str, Any]) -> None:
         self.contexts.clear()
 
+    def _navigation_requested(self, params: dict[str, Any]) -> None:
+        if params.get("frameId") == self.id:
+            self.navigations_requested += 1
+
+    def _frame_navigated(self, params: dict[str, Any]) -> None:
+        if not (params.get("frame") or {}).get("parentId"):
+            self.navigations_committed = self.navigations_requested
+
+    def navigation_pending(self, since: int) -> bool:
+        """True while a main-frame navigation asked for after ``since`` requests has not committed."""
+        return self.navigations_requested > max(since, self.navigations_committed)
+
     def _frame_detached(self, params: dict[str, Any]) -> None:
         if self.frame is not None and self.frame.frame_id == params.get("frameId"):
             self.frame = None
@@ -308,6 +329,8 @@ _HANDLERS = {
     "Page.javascriptDialogOpening": Tab._dialog_opening,
     "Page.javascriptDialogClosed": Tab._dialog_closed,
     "Page.frameDetached": Tab._frame_detached,
+    "Page.frameRequestedNavigation": Tab._navigation_requested,
+    "Page.frameNavigated": Tab._frame_navigated,
 }
 
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from audit.engine import EngineLimits, run_audit
 from tests.audit.support import make_request
+
+#: Also part of the fault suite (issue #17): ``pytest -m faults`` runs it with tests/faults.
+pytestmark = pytest.mark.faults
 
 LIMITS = EngineLimits(navigation_timeout=10, audit_timeout=30)
 CLEAN_HEAD = "<!doctype html><html lang=en><title>dialogs</title><main><h1>Hi</h1>"

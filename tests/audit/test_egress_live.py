@@ -10,6 +10,9 @@ import trio
 from audit.egress import BYPASS_NOTHING, EgressProxy, egress_proxy
 from cdpdriver import NavigationFailed
 
+#: Also part of the fault suite (issue #17): ``pytest -m faults`` runs it with tests/faults.
+pytestmark = pytest.mark.faults
+
 
 async def _navigate_in_proxied_context(browser, proxy: EgressProxy, url: str):
     context_id = await browser.create_context(

@@ -16,6 +16,9 @@ from cdpdriver import launch
 from tests.audit.support import make_request
 from tests.support.site import Request, Response
 
+#: Also part of the fault suite (issue #17): ``pytest -m faults`` runs it with tests/faults.
+pytestmark = pytest.mark.faults
+
 
 def closed_port() -> int:
     """A local port nothing listens on (bound, then released)."""

@@ -12,6 +12,9 @@ from audit.netguard import NetGuard
 from tests.audit.support import make_request
 from tests.support.site import Response
 
+#: Also part of the fault suite (issue #17): ``pytest -m faults`` runs it with tests/faults.
+pytestmark = pytest.mark.faults
+
 BLOCKING = EngineLimits(navigation_timeout=15, audit_timeout=60, block_private_networks=True)
 
 

@@ -17,6 +17,9 @@ from audit.addresses import (
     resolve_host,
 )
 
+#: Also part of the fault suite (issue #17): ``pytest -m faults`` runs it with tests/faults.
+pytestmark = pytest.mark.faults
+
 
 def _inside(network: str) -> list[str]:
     """The first, last and a middle address of ``network``."""

@@ -3,7 +3,7 @@ import json
 import jsonschema
 import pytest
 
-from audit.models import openapi_schema
+from audit.openapi import openapi_schema
 
 from .test_reports import build_result
 

@@ -26,7 +26,7 @@ def test_defaults_and_job_sized_crawls():
 
 
 @pytest.mark.parametrize(("body", "field", "message"), [
-    ({"crawl": {"maxPages": 4.0}}, "crawl.maxPages", "Expected an integer."),
+    ({"crawl": {"maxPages": 4.5}}, "crawl.maxPages", "Expected an integer."),
     ({"crawl": {"maxPages": 100_001}}, "crawl.maxPages", "Must be at most 100000."),
     ({"crawl": {"perOrigin": 0}}, "crawl.perOrigin", "Must be at least 1."),
     ({"crawl": {"delayMs": 60_001}}, "crawl.delayMs", "Must be at most 60000."),

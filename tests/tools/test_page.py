@@ -322,7 +322,10 @@ async def test_inspect_maps_visible_elements_with_unique_selectors(mcp, site):
         matched = await mcp.js(resolve(item["selector"]))
         assert len(matched) == 1, (item, matched)
 
-    assert by_name["Checkout"] == {"kind": "heading", "selector": "h1", "tag": "h1", "name": "Checkout", "level": 1}
+    checkout = dict(by_name["Checkout"])
+    assert re.fullmatch(r"e[1-9][0-9]*", checkout.pop("ref"))  # every item has its element reference
+    assert checkout == {"kind": "heading", "selector": "h1", "tag": "h1", "name": "Checkout", "level": 1}
+    assert len({i["ref"] for i in items}) == len(items)
     assert by_name["Home"]["kind"] == "link" and by_name["Home"]["href"] == "/home"
     assert by_name["Email"]["selector"] == "#email" and by_name["Email"]["value"] == "a@b.c"
     assert by_name["Email"]["type"] == "email"

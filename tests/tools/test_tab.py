@@ -104,3 +104,26 @@ async def test_bad_tab_references(mcp, site):
     err = await mcp.fail("tab_close", {"index": 3})
     assert err["code"] == "not_found"
     assert (await mcp.ok("tab_list"))["count"] == 1
+
+
+async def test_a_popup_is_set_up_before_its_first_document_runs(mcp, site):
+    # The popup's first inline script reads what an init script set and fetches a URL only a
+    # route answers: both hold from its first line because the popup waits, paused, until
+    # its whole set-up has been sent.
+    popup = site.route("/tab/first-document", """<title>First</title><script>
+        document.title = 'flag:' + window.__popupFlag;
+        fetch('/tab/only-routed').then((r) => r.text()).then((t) => { document.body.dataset.fetched = t; });
+        </script>""")
+    opener = site.route("/tab/first-opener", f"""<title>Opener</title>
+        <button id=open onclick="window.open('{popup}')">open</button>""")
+    await mcp.ok("js_init_script", {"script": "window.__popupFlag = 'from-init-script'"})
+    await mcp.ok("network_route", {"pattern": "*/tab/only-routed", "body": "from-route", "content_type": "text/plain"})
+    await mcp.ok("page_navigate", {"url": opener})
+    await mcp.ok("element_click", {"selector": "#open"})
+    listing = await wait_for_tab_count(mcp, 2)
+    index = next(t["index"] for t in listing["tabs"] if t["index"] != listing["current_tab"])
+    await mcp.ok("tab_select", {"index": index})
+    await mcp.ok("wait_for_function", {"function": "() => document.body.dataset.fetched === 'from-route'", "timeout_ms": 5000})
+    assert (await mcp.ok("page_get_title"))["title"] == "flag:from-init-script"
+    assert (await mcp.ok("page_get_url"))["url"] == popup
+    assert not any(r.path == "/tab/only-routed" for r in site.log)  # answered by the route, never fetched

@@ -3,18 +3,33 @@ route, with the service's error body."""
 
 from __future__ import annotations
 
+import trio
 from quart import Response, request
 from quart_trio import QuartTrio
-from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from werkzeug.exceptions import (
+    HTTPException,
+    MethodNotAllowed,
+    RequestEntityTooLarge,
+    RequestTimeout,
+)
 
-from audit.models import openapi_schema
+from audit.openapi import openapi_schema
 
+from .artifacts_api import ARTIFACTS_OPENAPI, register_artifact_routes
+from .capacity import Capacity, usable_cpus
 from .config import ServiceConfig, log
+from .dashboard import register_dashboard_routes
 from .gate import AuditGate
 from .handlers import MAX_BODY_BYTES, Service, error_response, handle_audit, json_response
 from .jobs_api import register_jobs_routes
 from .jobs_schema import JOBS_OPENAPI
+from .sites_api import register_sites_routes
+from .sites_schema import SITES_OPENAPI
 from .supervisor import BrowserSupervisor
+
+#: How long an early answer waits for the rest of a body it did not need before it gives up
+#: on the connection instead.
+BODY_DRAIN_TIMEOUT = 2.0
 
 _HTTP_CODES = {
     404: "not_found",
@@ -26,6 +41,20 @@ _HTTP_CODES = {
 
 def _snake(text: str) -> str:
     return "_".join("".join(ch if ch.isalnum() else " " for ch in text.lower()).split())
+
+
+async def _body_drained() -> bool:
+    """True when the request's whole body has been received (read now if need be)."""
+    if request.content_length == 0 or (request.content_length is None and "chunked" not in
+                                       request.headers.get("Transfer-Encoding", "").lower()):
+        return True
+    with trio.move_on_after(BODY_DRAIN_TIMEOUT):
+        try:
+            await request.get_data(cache=False)  # at once when the handler read it already
+        except (RequestEntityTooLarge, RequestTimeout):
+            return False
+        return True
+    return False
 
 
 def create_app(config: ServiceConfig) -> QuartTrio:
@@ -43,7 +72,8 @@ def create_app(config: ServiceConfig) -> QuartTrio:
         gate=AuditGate(config.concurrency, config.queue_size),
     )
     app.extensions["a11y"] = service
-    schema = openapi_schema(JOBS_OPENAPI)
+    capacity = Capacity(config.concurrency, usable_cpus())
+    schema = openapi_schema(JOBS_OPENAPI, SITES_OPENAPI, ARTIFACTS_OPENAPI)
 
     @app.get("/health")
     async def health() -> Response:
@@ -51,6 +81,7 @@ def create_app(config: ServiceConfig) -> QuartTrio:
         body = status.model_dump(mode="json", exclude_none=True)
         if status.browser is not None:
             body["browser"] = status.browser.model_dump(mode="json")
+        body["capacity"] = capacity.as_json()
         return json_response(body, 200 if status.status == "healthy" else 503)
 
     @app.get("/openapi.json")
@@ -62,6 +93,20 @@ def create_app(config: ServiceConfig) -> QuartTrio:
         return await handle_audit(service)
 
     register_jobs_routes(app, service)
+    register_sites_routes(app, service)
+    register_artifact_routes(app, service)
+    register_dashboard_routes(app, service)
+
+    @app.after_request
+    async def settle_body(response: Response) -> Response:
+        """A connection can carry the next request only once this request's body has
+        arrived in full. An answer given before the body was read (a wrong method or path,
+        content type or token, a body over the size limit) would otherwise leave the rest
+        of it to be parsed as the next request, or leave both sides waiting. So the body is
+        drained (a body within the limit, briefly), or the answer closes the connection."""
+        if not await _body_drained():
+            response.headers["Connection"] = "close"
+        return response
 
     @app.errorhandler(HTTPException)
     async def http_error(exc: HTTPException) -> Response:

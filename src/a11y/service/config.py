@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 
@@ -14,14 +14,14 @@ import trio
 
 from audit.engine import EngineLimits
 from cdpdriver import Browser, LaunchOptions
+from cdpdriver.supervisor import BrowserFactory
 from jobs.models import JOB_MAX_PAGES_MAX
 
+from ..login_runner import run_login_steps
 from ..startup import open_browser_at
 
 #: Every module of the service logs here: operators filter on this name (one line per audit).
 log = logging.getLogger("a11y.server")
-
-BrowserFactory = Callable[[], AbstractAsyncContextManager[Browser]]
 
 #: Settings named like their ``a11y serve`` option (``--max-pages`` is ``max_pages``).
 _SAME_AS_OPTIONS = (
@@ -129,6 +129,7 @@ class ServiceConfig:
             concurrency=self.concurrency,
             block_private_networks=self.block_private_networks,
             page_limiter=page_limiter,
+            login_runner=run_login_steps,
         )
 
     def open_browser(self) -> AbstractAsyncContextManager[Browser]:

@@ -12,7 +12,7 @@ import hmac
 import json
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
@@ -30,6 +30,7 @@ from audit.models import (
     request_errors,
     validate_against_limits,
 )
+from audit.screenshots import RunScreenshots
 from audit.urls import without_credentials
 from cdpdriver import Browser
 
@@ -156,22 +157,7 @@ async def admit_request(
     rejection first and nothing opened before the request is known to be good. Raises
     :class:`Refused` with the answer otherwise."""
     require_token(config)
-    if request.mimetype != JSON_MIMETYPE:
-        got = request.mimetype or "none"
-        raise Refused(400, "unsupported_media_type",
-                      f"The body must be sent as application/json (got {got}).")
-    too_large = Refused(400, "payload_too_large",
-                        f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.")
-    if (request.content_length or 0) > MAX_BODY_BYTES:
-        raise too_large
-    try:
-        raw = await request.get_data(cache=False)  # capped at MAX_CONTENT_LENGTH while streaming
-    except RequestEntityTooLarge:
-        raise too_large from None
-    try:
-        data = parse_json_body(raw)
-    except InvalidJson as exc:
-        raise Refused(400, "invalid_json", f"The body is not valid JSON: {exc}.") from None
+    data = await read_json_body()
     if isinstance(data, dict) and isinstance(data.get("url"), str):
         line.saw_url(data["url"])
     try:
@@ -190,6 +176,27 @@ async def admit_request(
     return req
 
 
+async def read_json_body() -> Any:
+    """The request's JSON body (content type -> size -> JSON, cheapest rejection first), for
+    every route that takes one; raises :class:`Refused` with the answer otherwise."""
+    if request.mimetype != JSON_MIMETYPE:
+        got = request.mimetype or "none"
+        raise Refused(400, "unsupported_media_type",
+                      f"The body must be sent as application/json (got {got}).")
+    too_large = Refused(400, "payload_too_large",
+                        f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.")
+    if (request.content_length or 0) > MAX_BODY_BYTES:
+        raise too_large
+    try:
+        raw = await request.get_data(cache=False)  # capped at MAX_CONTENT_LENGTH while streaming
+    except RequestEntityTooLarge:
+        raise too_large from None
+    try:
+        return parse_json_body(raw)
+    except InvalidJson as exc:
+        raise Refused(400, "invalid_json", f"The body is not valid JSON: {exc}.") from None
+
+
 def invalid_request(exc: ValidationError) -> Refused:
     """``invalid_request`` naming every bad field (of a body or of a query string)."""
     details = request_errors(exc)
@@ -206,10 +213,18 @@ def _internal_error(exc: Exception) -> AuditFailed:
     )
 
 
+def _screenshots_asked() -> bool:
+    """``POST /audit?include=screenshots``: the stored run keeps a picture of every finding.
+    Off otherwise, because the synchronous endpoint is the one CI waits on, and the pictures
+    cost a tenth of a second or more per page (jobs, the dashboard and the CLI's HTML
+    report always take them)."""
+    return any("screenshots" in value.split(",") for value in request.args.getlist("include"))
+
+
 async def handle_audit(service: Service) -> Response:
     """``POST /audit``, in the order of the package docstring; one log line per request.
-    A completed audit is also stored as a run of kind ``sync``, after its slot is released;
-    the response does not depend on the store."""
+    A finished audit (completed or failed) is also stored as a run of kind ``sync``, after
+    its slot is released; the response does not depend on the store."""
     config = service.config
     line = RequestLog("audit")
     try:
@@ -225,6 +240,7 @@ async def handle_audit(service: Service) -> Response:
             headers={"Retry-After": str(gate.retry_after())},
         ), note="code=overloaded")
     outcome: AuditResult | AuditFailed
+    shots = RunScreenshots() if service.jobs is not None and _screenshots_asked() else None
     try:
         async with gate.limiter:
             try:
@@ -236,7 +252,7 @@ async def handle_audit(service: Service) -> Response:
                 ), note="code=browser_unavailable")
             audit_started = time.monotonic()
             try:
-                outcome = await _run_with_timeout(browser, req, config, gate.pages)
+                outcome = await _run_with_timeout(browser, req, config, gate.pages, shots)
             except Exception as exc:  # noqa: BLE001 - every failure becomes a 500 body
                 outcome = exc if isinstance(exc, AuditFailed) else _internal_error(exc)
                 if outcome.code == "audit_failed":
@@ -249,10 +265,10 @@ async def handle_audit(service: Service) -> Response:
                 gate.record_duration(time.monotonic() - audit_started)
     finally:
         gate.release()
+    await _record_sync(service, req, outcome, shots)
     if isinstance(outcome, AuditFailed):
         return line.done(error_response(500, outcome.code, outcome.message, outcome.details),
                          note=f"code={outcome.code}")
-    await _record_sync(service, req, outcome)
     return line.done(
         json_response(outcome.model_dump(mode="json")),
         pages=outcome.stats.total_pages,
@@ -260,23 +276,26 @@ async def handle_audit(service: Service) -> Response:
     )
 
 
-async def _record_sync(service: Service, req: AuditRequest, result: AuditResult) -> None:
-    """Store the synchronous audit as a run; a store that fails is logged, never answered."""
+async def _record_sync(service: Service, req: AuditRequest, outcome: AuditResult | AuditFailed,
+                       shots: RunScreenshots | None = None) -> None:
+    """Store the synchronous audit as a run, completed or failed (with its screenshots); a
+    store that fails is logged, never answered."""
     jobs = service.jobs
     if jobs is None:
         return
     try:
-        await jobs.record_sync(req, result)
+        await jobs.record_sync(req, outcome, shots)
     except Exception as exc:  # noqa: BLE001 - the audit's answer must not depend on the store
         log.error("could not store the audit of %s: %s", without_credentials(req.url), exc,
                   exc_info=exc)
 
 
 async def _run_with_timeout(
-    browser: Browser, req: AuditRequest, config: ServiceConfig, pages: trio.CapacityLimiter
+    browser: Browser, req: AuditRequest, config: ServiceConfig, pages: trio.CapacityLimiter,
+    shots: RunScreenshots | None = None,
 ) -> AuditResult:
     """``run_audit`` under a hard deadline: the engine's own ``audit_timeout`` plus a grace,
     so a stuck engine still cannot hold a slot forever (reported like the engine's own)."""
     with trio.move_on_after(config.audit_timeout + config.audit_timeout_grace):
-        return await run_audit(browser, req, config.engine_limits(pages))
+        return await run_audit(browser, req, replace(config.engine_limits(pages), screenshots=shots))
     raise AuditFailed("timeout", f"The audit did not finish within {config.audit_timeout:g} s.")

@@ -22,11 +22,13 @@ from quart_trio import QuartTrio
 
 from audit.models import AuditResult
 from audit.reports import render
+from audit.reports.html import render_html
 from jobs.ids import is_run_id
 from jobs.models import JobRequest
 from jobs.system import Conflict, Jobs, NotFound
 
 from . import sse
+from .evidence import report_evidence, with_screenshot_links
 from .handlers import (
     Refused,
     RequestLog,
@@ -155,7 +157,10 @@ async def _get(service: Service, run_id: str, query: ResultQuery) -> Response:
         result["findingsPage"] = {
             "offset": query.offset, "limit": query.limit, "total": result["stats"]["totalFindings"],
         }
-    return json_response(RunView.of(run, result).body())
+    body = RunView.of(run, result).body()
+    if result is not None and query.include == "screenshots":
+        body = await with_screenshot_links(jobs, run_id, body)
+    return json_response(body)
 
 
 async def _cancel(service: Service, run_id: str, _: None) -> Response:
@@ -164,9 +169,14 @@ async def _cancel(service: Service, run_id: str, _: None) -> Response:
 
 
 async def _report(service: Service, run_id: str, query: ReportQuery) -> Response:
-    result = await whole_result(_jobs(service), run_id)
-    return Response(render(result, query.format), status=200,
-                    content_type=REPORT_TYPES[query.format])
+    jobs = _jobs(service)
+    result = await whole_result(jobs, run_id)
+    if query.format == "html":  # with the run's screenshots inline and its site's trend
+        screenshots, history = await report_evidence(jobs, run_id, inline=True)
+        text = render_html(result, screenshots, history, run_id=run_id)
+    else:
+        text = render(result, query.format)
+    return Response(text, status=200, content_type=REPORT_TYPES[query.format])
 
 
 async def whole_result(jobs: Jobs, run_id: str) -> AuditResult:

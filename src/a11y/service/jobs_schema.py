@@ -20,11 +20,8 @@ from audit.models import (
     AuditResult,
     ErrorBody,
     ErrorObject,
-    JsonSchemaMode,
-    OpenApiPaths,
-    SchemaRef,
-    json_content,
 )
+from audit.openapi import JsonSchemaMode, OpenApiPaths, SchemaRef, json_content
 from audit.urls import without_credentials
 from jobs.ids import RUN_ID_PATTERN
 from jobs.models import JobRequest
@@ -62,6 +59,10 @@ class ResultQuery(QueryModel):
 
     offset: int = Field(0, ge=0, description="First finding of the window.")
     limit: int = Field(FINDINGS_PAGE, ge=1, le=FINDINGS_PAGE, description="Findings in the window.")
+    include: Literal["screenshots"] | None = Field(
+        None, description="screenshots: every finding, needs-review item and page that has an "
+        "image gets screenshot (thumbnail for pages): {name, href, mediaType, width, height}.",
+    )
 
 
 class ListQuery(QueryModel):

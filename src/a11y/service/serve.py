@@ -22,8 +22,10 @@ from jobs.system import Jobs
 
 from ..startup import SETUP_ERRORS, StartupFailed, check_queue
 from .app import create_app
+from .capacity import Capacity, usable_cpus
 from .config import ServiceConfig, log
 from .handlers import Service
+from .receive_pump import ReceivePump
 from .supervisor import BrowserSupervisor
 
 
@@ -81,13 +83,15 @@ async def serve_app(
 
                 async def http(task_status: trio.TaskStatus[list[str]]) -> None:
                     try:
-                        await serve(app, hypercorn_config(config), shutdown_trigger=stop.wait,
+                        await serve(ReceivePump(app), hypercorn_config(config), shutdown_trigger=stop.wait,
                                     task_status=task_status)
                     finally:
                         http_done.set()
 
                 urls: list[str] = await nursery.start(http)
                 log.info("a11y %s listening on %s", package_version(), ", ".join(urls))
+                if warning := Capacity(config.concurrency, usable_cpus()).warning:
+                    log.warning("%s", warning)
                 task_status.started(RunningService(urls[0], list(urls), app, service, stop))
                 await http_done.wait()  # hypercorn returns after its graceful period
         finally:

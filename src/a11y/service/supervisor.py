@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from audit.models import BrowserInfo, HealthStatus
 from audit.spares import warm_up
+from cdpdriver.supervisor import BrowserFactory, BrowserUnavailable
 from cdpdriver.supervisor import BrowserSupervisor as _Supervisor
-from cdpdriver.supervisor import BrowserUnavailable
 
-from .config import BrowserFactory, log
+from .config import log
 
 __all__ = ["BrowserSupervisor", "BrowserUnavailable"]
 

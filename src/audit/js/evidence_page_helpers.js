@@ -1,5 +1,6 @@
 // Whole script, run once in the LLM evidence's isolated world: installs globalThis.__a11yLlm
-// ({resolve, describe, candidates}, the page-side half of audit.llm.evidence); returns true.
+// ({resolve, describe, candidates, frameOffset}, the page-side half of audit.llm.evidence,
+// whose resolve and frameOffset audit.screenshots shares); returns true.
 (() => {
   const HOP = ' >>> ';
   const norm = s => (s || '').replace(/\s+/g, ' ').trim();
@@ -125,6 +126,6 @@
     walk(document, '');
     return out;
   }
-  globalThis.__a11yLlm = {resolve, describe, candidates};
+  globalThis.__a11yLlm = {resolve, describe, candidates, frameOffset};
   return true;
 })()

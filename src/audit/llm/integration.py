@@ -33,6 +33,7 @@ from cdpdriver import Page
 
 from ..axe_bundle import rule_impacts
 from ..findings import findings_from, opening_tag
+from ..fingerprints import selector_free_fingerprint
 from ..models import AuditRequest, Finding, FindingReview, LlmSummary, NeedsReviewItem, round1
 from ..page_audit import PageAudit
 from ..scoring import page_score
@@ -98,13 +99,15 @@ async def collect_page_evidence(
 
 def _llm_item(item: ElementEvidence, verdict: FindingReview, as_finding: bool) -> Finding | NeedsReviewItem:
     rule = LLM_RULES[item.rule_id]
+    html = opening_tag(item.markup) or f"<{item.element}>"
     common: dict[str, Any] = {
         "rule_id": item.rule_id,
         "description": rule["description"],
         "impact": rule["impact"],
         "element": item.element,
         "selector": item.selector,
-        "html": opening_tag(item.markup) or f"<{item.element}>",
+        "html": html,
+        "fingerprint": selector_free_fingerprint(item.rule_id, item.page_url, item.element, html),
         "help": rule["help"],
         "help_text": rule["help_text"],
         "page_url": item.page_url,
@@ -114,7 +117,7 @@ def _llm_item(item: ElementEvidence, verdict: FindingReview, as_finding: bool) -
     }
     if as_finding:
         return Finding(id="f0", failure_summary=verdict.reasoning, source="llm", **common)
-    return NeedsReviewItem(id="r0", reason=f"Suspected by the LLM review: {verdict.reasoning}", **common)
+    return NeedsReviewItem(id="r0", reason=f"Suspected by the LLM review: {verdict.reasoning}", source="llm", **common)
 
 
 def _rescore(audit: PageAudit, evidence: Evidence, outcome: LlmOutcome) -> None:

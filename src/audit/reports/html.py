@@ -1,119 +1,132 @@
-"""Self-contained HTML report: one file, inline CSS, no scripts, fonts or images to fetch.
+"""The HTML report: one self-contained file that opens offline (inline CSS and script,
+images as data URLs, the trend as inline SVG; nothing to fetch), or the same report as a
+fragment inside the dashboard.
 
-Every string that came from an audited page or an LLM (URLs, selectors, markup, messages) is
-escaped; the only links are rule help URLs, and only when they are http(s). The report
-should pass its own audit: ``lang``, one ``h1`` and ordered headings, tables with captions
-and header cells, impact conveyed in text as well as colour, and colours from ``PALETTE``
-whose text/background pairs have a contrast ratio of at least 4.5:1.
+The parts: the summary, the site's trend (:mod:`.html_trend`, with ``history``), the pages
+with their thumbnails, the findings and needs-review items with their screenshots
+(:mod:`.html_items`), and the best practices. The look is ``report.css`` with the colours of
+``PALETTE``; the behaviour is ``js/report_view.js``, which the dashboard loads too. The report
+must pass its own audit at WCAG 2.2 AA (a test audits it with the engine): ``lang``, one
+``h1`` and ordered headings, tables with captions and header cells, impact in text as well
+as colour, every control labelled, every image described.
 """
 
 from __future__ import annotations
 
-from html import escape
-from urllib.parse import urlsplit
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from cdpdriver.scripts import load_script
 
 from ..meta import package_version
 from ..models import AuditResult
-from ._common import clean, fmt_score, group_by_rule
+from ..screenshots import ScreenshotIndex
+from ._common import fmt_score
+from .html_common import BADGES, PALETTE, Context, badge, esc, image_tag
+from .html_items import findings_section, review_section
+from .html_trend import trend_section
 
-#: (foreground, background) pairs used in the CSS; tests check their contrast.
-PALETTE: dict[str, tuple[str, str]] = {
-    "body": ("#1b1b1b", "#ffffff"),
-    "muted": ("#4a4a4a", "#ffffff"),
-    "link": ("#0b4f9c", "#ffffff"),
-    "th": ("#1b1b1b", "#eceff3"),
-    "code": ("#1b1b1b", "#f3f4f6"),
-    "critical": ("#ffffff", "#8a1c1c"),
-    "serious": ("#ffffff", "#9a3412"),
-    "moderate": ("#ffffff", "#6b4e00"),
-    "minor": ("#ffffff", "#1d4ed8"),
-    "ok": ("#ffffff", "#17692f"),
-    "failed": ("#ffffff", "#8a1c1c"),
-    "skipped": ("#ffffff", "#4a4a4a"),
-}
+__all__ = ["PALETTE", "render_html", "render_html_fragment", "report_css", "report_script"]
+
+History = Sequence[Mapping[str, Any]]
 
 
-def _css() -> str:
-    p = PALETTE
+@cache
+def report_css() -> str:
+    """The report's style sheet: the palette as custom properties, then ``report.css``."""
+    names = {"body": "fg", "muted": "muted", "link": "link", "th": "th", "code": "code", "card": "card"}
+    props = []
+    for role, short in names.items():
+        fg, bg = PALETTE[role]
+        props.append(f"--{short}:{fg};--{short}-bg:{bg};")
     badges = "\n".join(
-        f".b-{name}{{color:{fg};background:{bg}}}"
-        for name, (fg, bg) in p.items()
-        if name in ("critical", "serious", "moderate", "minor", "ok", "failed", "skipped")
+        f".a11y-report .b-{name}{{color:{PALETTE[name][0]};background:{PALETTE[name][1]}}}" for name in BADGES
     )
-    return f"""
-body{{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;
-color:{p["body"][0]};background:{p["body"][1]};margin:0 auto;padding:1rem 1.5rem;max-width:75rem}}
-a{{color:{p["link"][0]}}}
-a:focus,a:hover{{outline:3px solid {p["link"][0]};outline-offset:2px}}
-.skip{{position:absolute;left:-999px}}
-.skip:focus{{left:1rem;top:1rem;background:#fff;padding:.25rem .5rem}}
-.muted{{color:{p["muted"][0]}}}
-dl.summary{{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}}
-dl.summary dt{{font-weight:600}}
-dl.summary dd{{margin:0}}
-table{{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}}
-caption{{text-align:left;font-weight:600;padding:.25rem 0}}
-th,td{{border:1px solid #8c8c8c;padding:.35rem .5rem;text-align:left;vertical-align:top}}
-th{{color:{p["th"][0]};background:{p["th"][1]}}}
-code{{color:{p["code"][0]};background:{p["code"][1]};padding:0 .2rem;
-font-family:ui-monospace,Consolas,monospace;font-size:.9em;overflow-wrap:anywhere;white-space:pre-wrap}}
-.badge{{display:inline-block;padding:0 .45rem;border-radius:.25rem;font-weight:600;font-size:.9em}}
-{badges}
-.visually-hidden{{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}}
-"""
+    sheet = resources.files(__package__).joinpath("report.css").read_text(encoding="utf-8")
+    return f".a11y-report{{{''.join(props)}}}\n{badges}\n{sheet}"
 
 
-def _e(value: object) -> str:
-    return escape(clean(value), quote=True)
+def report_script() -> str:
+    return load_script("audit.reports", "report_view")
 
 
-def _badge(kind: str) -> str:
-    return f'<span class="badge b-{_e(kind)}">{_e(kind)}</span>'
+def render_html(
+    result: AuditResult,
+    screenshots: ScreenshotIndex | None = None,
+    history: History | None = None,
+    *,
+    run_id: str = "",
+) -> str:
+    """The report as a document of its own. ``screenshots`` must hold the images' bytes
+    (they are inlined); ``history`` is the site's runs, oldest first; ``run_id`` marks this
+    report's run in the trend."""
+    head = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>Accessibility report: {esc(result.url)}</title>",
+        f"<style>{_DOCUMENT_CSS}{report_css()}</style>",
+        "</head>",
+        "<body>",
+        '<a class="skip" href="#findings">Skip to findings</a>',
+        "<header>",
+        "<h1>Accessibility report</h1>",
+        f"<p>Audit of <code>{esc(result.url)}</code> against WCAG {esc(result.wcag_version)} "
+        f"level {esc(result.wcag_level)}.</p>",
+        "</header>",
+        "<main>",
+    ]
+    body = _parts(Context(heading=2, screenshots=screenshots or ScreenshotIndex()), result, history, run_id)
+    tail = [
+        "</main>",
+        f'<footer><p class="muted">Generated by a11y {esc(package_version())}.</p></footer>',
+        f"<script>{report_script()}</script>",
+        "</body>",
+        "</html>",
+    ]
+    return "\n".join([*head, *body, *tail]) + "\n"
 
 
-def _help_link(url: str, rule_id: str) -> str:
-    if urlsplit(url).scheme.lower() in ("http", "https"):
-        return (
-            f'<a href="{_e(url)}">Rule help'
-            f'<span class="visually-hidden"> for {_e(rule_id)}</span></a>'
-        )
-    return f"Rule help: {_e(url)}" if url else ""
+def render_html_fragment(
+    result: AuditResult,
+    screenshots: ScreenshotIndex | None = None,
+    history: History | None = None,
+    *,
+    heading: int = 3,
+    prefix: str = "run-",
+    run_id: str = "",
+) -> str:
+    """The report's body for a host page (the dashboard), which brings ``report_css`` and
+    ``report_script`` itself and fetches images given by name. Headings start at
+    ``heading``; every id starts with ``prefix``."""
+    ctx = Context(heading=heading, prefix=prefix, screenshots=screenshots or ScreenshotIndex())
+    return "\n".join(_parts(ctx, result, history, run_id)) + "\n"
 
 
-def render_html(result: AuditResult) -> str:
+def _parts(ctx: Context, result: AuditResult, history: History | None, run_id: str) -> list[str]:
+    return [
+        '<div class="a11y-report">',
+        *_summary(ctx, result),
+        *trend_section(ctx, history, run_id),
+        *_pages(ctx, result),
+        *findings_section(ctx, result),
+        *review_section(ctx, result),
+        *_best_practices(ctx, result),
+        "</div>",
+    ]
+
+
+def _summary(ctx: Context, result: AuditResult) -> list[str]:
     s = result.stats
-    h: list[str] = []
-    add = h.append
-    add("<!DOCTYPE html>")
-    add('<html lang="en">')
-    add("<head>")
-    add('<meta charset="utf-8">')
-    add('<meta name="viewport" content="width=device-width, initial-scale=1">')
-    add(f"<title>Accessibility report: {_e(result.url)}</title>")
-    add(f"<style>{_css()}</style>")
-    add("</head>")
-    add("<body>")
-    add('<a class="skip" href="#findings">Skip to findings</a>')
-    add("<header>")
-    add("<h1>Accessibility report</h1>")
-    add(
-        f"<p>Audit of <code>{_e(result.url)}</code> against WCAG {_e(result.wcag_version)} "
-        f"level {_e(result.wcag_level)}.</p>"
-    )
-    add("</header>")
-    add("<main>")
-
-    add('<section aria-labelledby="summary">')
-    add('<h2 id="summary">Summary</h2>')
-    add('<dl class="summary">')
     rows = [
         ("Score", f"{result.score:.1f} out of 100"),
         ("Conformant", "yes" if result.conformant else "no"),
-        (
-            "Findings",
-            f"{s.total_findings} (critical {s.critical}, serious {s.serious}, "
-            f"moderate {s.moderate}, minor {s.minor})",
-        ),
+        ("Findings", f"{s.total_findings} (critical {s.critical}, serious {s.serious}, "
+                     f"moderate {s.moderate}, minor {s.minor})"),
         ("Needs review", str(len(result.needs_review))),
         ("Pages", str(s.total_pages)),
         ("Duration", f"{result.duration_ms} ms"),
@@ -126,123 +139,86 @@ def render_html(result: AuditResult) -> str:
         if result.llm.error:
             llm_text += f"; error: {result.llm.error}"
         rows.append(("LLM review", llm_text))
-    for term, value in rows:
-        add(f"<dt>{_e(term)}</dt><dd>{_e(value)}</dd>")
-    add("</dl>")
-    add("</section>")
+    heading = ctx.id("summary")
+    return [
+        f'<section aria-labelledby="{heading}">',
+        ctx.h(0, "Summary", ident=heading),
+        '<dl class="summary">',
+        *(f"<dt>{esc(term)}</dt><dd>{esc(value)}</dd>" for term, value in rows),
+        "</dl>",
+        "</section>",
+    ]
 
-    if result.pages:
-        add('<section aria-labelledby="pages">')
-        add('<h2 id="pages">Pages</h2>')
-        add("<table>")
-        add("<caption>Audited pages</caption>")
-        add(
-            '<thead><tr><th scope="col">Page</th><th scope="col">Status</th>'
-            '<th scope="col">HTTP</th><th scope="col">Score</th>'
-            '<th scope="col">Findings</th><th scope="col">Notes</th></tr></thead>'
-        )
-        add("<tbody>")
-        for p in result.pages:
-            notes = []
-            if p.error is not None:
-                notes.append(f"{_e(p.error.code)}: {_e(p.error.message)}")
-            notes.extend(f"Untested frame: <code>{_e(fr)}</code>" for fr in p.untested_frames)
-            add(
-                f'<tr><th scope="row"><code>{_e(p.url)}</code></th><td>{_badge(p.status)}</td>'
-                f"<td>{_e(p.http_status if p.http_status is not None else '-')}</td>"
-                f"<td>{_e(fmt_score(p.score))}</td><td>{p.findings}</td>"
-                f"<td>{'<br>'.join(notes)}</td></tr>"
-            )
-        add("</tbody></table>")
-        add("</section>")
 
-    add('<section id="findings" aria-labelledby="findings-h" tabindex="-1">')
-    add('<h2 id="findings-h">Findings</h2>')
-    groups = group_by_rule(result.findings)
-    if not groups:
-        add("<p>No WCAG findings.</p>")
-    for g in groups:
-        add("<section>")
-        add(f"<h3>{_badge(g.impact)} {_e(g.rule_id)}: {_e(g.help_text or g.description)}</h3>")
-        if g.description:
-            add(f'<p class="muted">{_e(g.description)}</p>')
-        add(
-            f"<p>WCAG level {_e(g.level)}; success criteria "
-            f"{_e(', '.join(g.success_criteria) or '-')}. {_help_link(g.help_url, g.rule_id)}</p>"
+def _pages(ctx: Context, result: AuditResult) -> list[str]:
+    if not result.pages:
+        return []
+    thumbs = any(ctx.screenshots.for_page(p.url) for p in result.pages)
+    heading = ctx.id("pages")
+    out = [
+        f'<section aria-labelledby="{heading}">',
+        ctx.h(0, "Pages", ident=heading),
+        "<table>",
+        "<caption>Audited pages</caption>",
+        "<thead><tr>" + ('<th scope="col">Thumbnail</th>' if thumbs else "")
+        + '<th scope="col">Page</th><th scope="col">Status</th><th scope="col">HTTP</th>'
+        '<th scope="col">Score</th><th scope="col">Findings</th><th scope="col">Notes</th></tr></thead>',
+        "<tbody>",
+    ]
+    for p in result.pages:
+        notes = []
+        if p.error is not None:
+            notes.append(f"{esc(p.error.code)}: {esc(p.error.message)}")
+        notes.extend(f"Untested frame: <code>{esc(fr)}</code>" for fr in p.untested_frames)
+        cell = ""
+        if thumbs:
+            image = ctx.screenshots.for_page(p.url)
+            cell = "<td>" + (image_tag(image, "The top of the page as audited", "thumb") if image else "") + "</td>"
+        out.append(
+            f"<tr>{cell}"
+            f'<th scope="row"><code>{esc(p.url)}</code></th><td>{badge(p.status)}</td>'
+            f"<td>{esc(p.http_status if p.http_status is not None else '-')}</td>"
+            f"<td>{esc(fmt_score(p.score))}</td><td>{p.findings}</td>"
+            f"<td>{'<br>'.join(notes)}</td></tr>"
         )
-        add("<table>")
-        add(f"<caption>Elements failing {_e(g.rule_id)} ({len(g.findings)})</caption>")
-        add(
-            '<thead><tr><th scope="col">ID</th><th scope="col">Page</th>'
-            '<th scope="col">Element</th><th scope="col">Markup</th>'
-            '<th scope="col">How to fix</th></tr></thead>'
-        )
-        add("<tbody>")
-        for f in g.findings:
-            fix = _e(f.failure_summary or "").replace("\n", "<br>")
-            if f.llm is not None:
-                fix += (
-                    f"<br>LLM: {_e(f.llm.verdict)} ({f.llm.confidence:.2f}): {_e(f.llm.reasoning)}"
-                )
-                if f.llm.suggested_fix:
-                    fix += f"<br>Suggested fix: <code>{_e(f.llm.suggested_fix)}</code>"
-            add(
-                f'<tr><th scope="row">{_e(f.id)}</th><td><code>{_e(f.page_url)}</code></td>'
-                f"<td><code>{_e(f.selector)}</code></td><td><code>{_e(f.html)}</code></td>"
-                f"<td>{fix}</td></tr>"
-            )
-        add("</tbody></table>")
-        add("</section>")
-    add("</section>")
+    out.append("</tbody></table>")
+    out.append("</section>")
+    return out
 
-    if result.needs_review:
-        add('<section aria-labelledby="review">')
-        add('<h2 id="review">Needs review</h2>')
-        add(
-            "<p>axe-core could not decide these elements; check them by hand. "
-            "They do not count as findings.</p>"
-        )
-        add("<table>")
-        add("<caption>Elements that need review</caption>")
-        add(
-            '<thead><tr><th scope="col">ID</th><th scope="col">Rule</th>'
-            '<th scope="col">Page</th><th scope="col">Element</th>'
-            '<th scope="col">Reason</th></tr></thead>'
-        )
-        add("<tbody>")
-        for r in result.needs_review:
-            add(
-                f'<tr><th scope="row">{_e(r.id)}</th><td>{_e(r.rule_id)} '
-                f"({_e(', '.join(r.success_criteria) or '-')})</td>"
-                f"<td><code>{_e(r.page_url)}</code></td><td><code>{_e(r.selector)}</code></td>"
-                f"<td>{_e(r.reason)}</td></tr>"
-            )
-        add("</tbody></table>")
-        add("</section>")
 
-    if result.best_practices:
-        add('<section aria-labelledby="bp">')
-        add('<h2 id="bp">Best practices</h2>')
-        add("<p>Not WCAG requirements; no effect on score or conformance.</p>")
-        add("<table>")
-        add("<caption>Best-practice issues</caption>")
-        add(
-            '<thead><tr><th scope="col">ID</th><th scope="col">Rule</th>'
-            '<th scope="col">Impact</th><th scope="col">Page</th>'
-            '<th scope="col">Element</th></tr></thead>'
+def _best_practices(ctx: Context, result: AuditResult) -> list[str]:
+    if not result.best_practices:
+        return []
+    heading = ctx.id("bp")
+    out = [
+        f'<section aria-labelledby="{heading}">',
+        ctx.h(0, "Best practices", ident=heading),
+        "<p>Not WCAG requirements; no effect on score or conformance.</p>",
+        "<table>",
+        "<caption>Best-practice issues</caption>",
+        '<thead><tr><th scope="col">ID</th><th scope="col">Rule</th>'
+        '<th scope="col">Impact</th><th scope="col">Page</th>'
+        '<th scope="col">Element</th></tr></thead>',
+        "<tbody>",
+    ]
+    for b in result.best_practices:
+        out.append(
+            f'<tr><th scope="row">{esc(b.id)}</th><td>{esc(b.rule_id)} ({esc(b.outcome)})</td>'
+            f"<td>{badge(b.impact)}</td><td><code>{esc(b.page_url)}</code></td>"
+            f"<td><code>{esc(b.selector)}</code></td></tr>"
         )
-        add("<tbody>")
-        for b in result.best_practices:
-            add(
-                f'<tr><th scope="row">{_e(b.id)}</th><td>{_e(b.rule_id)} ({_e(b.outcome)})</td>'
-                f"<td>{_badge(b.impact)}</td><td><code>{_e(b.page_url)}</code></td>"
-                f"<td><code>{_e(b.selector)}</code></td></tr>"
-            )
-        add("</tbody></table>")
-        add("</section>")
+    out.append("</tbody></table>")
+    out.append("</section>")
+    return out
 
-    add("</main>")
-    add(f'<footer><p class="muted">Generated by a11y {_e(package_version())}.</p></footer>')
-    add("</body>")
-    add("</html>")
-    return "\n".join(h) + "\n"
+
+#: The document around a report of its own (the dashboard has its own).
+_DOCUMENT_CSS = (
+    'body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;'
+    "color:#1b1b1b;background:#ffffff;margin:0 auto;padding:1rem 1.5rem;max-width:80rem}"
+    "a{color:#0b4f9c}a:focus,a:hover{outline:3px solid #0b4f9c;outline-offset:2px}"
+    ".skip{position:absolute;left:-999px}"
+    ".skip:focus{left:1rem;top:1rem;background:#ffffff;padding:.25rem .5rem}"
+    ".muted{color:#4a4a4a}"
+    "code{font-family:ui-monospace,Consolas,monospace;font-size:.9em}\n"
+)

@@ -11,7 +11,12 @@ Mapping:
 * the location is the page URL as ``physicalLocation.artifactLocation.uri`` plus the CSS
   selector as a logical location of kind ``element``; the opening-tag markup goes into the
   result's properties, because a SARIF region needs line/offset data a DOM element lacks;
-* pages that failed to load become ``toolExecutionNotifications`` of the invocation.
+* pages that failed to load become ``toolExecutionNotifications`` of the invocation;
+* every result carries its fingerprint as ``partialFingerprints["a11yFingerprint/v1"]``;
+* with a baseline (an earlier run's result), every result carries ``baselineState``: ``new``
+  or ``unchanged`` by fingerprint (:mod:`audit.diff`), and each finding of the baseline that
+  is gone comes back as a result of kind ``pass`` with ``baselineState: absent``, so a
+  code-scanning UI can show only what is new and close what was fixed.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..diff import Diff, diff_items, fingerprint_of
+from ..fingerprints import SARIF_KEY
 from ..meta import TOOL_NAME, package_version
 from ..models import AuditResult, BestPracticeItem, Finding, NeedsReviewItem
 
@@ -47,12 +54,38 @@ def _rule_tags(item: Finding | NeedsReviewItem | BestPracticeItem) -> list[str]:
     return ["accessibility", f"WCAG-{item.level}", *(f"WCAG-{sc}" for sc in item.success_criteria)]
 
 
-def render_sarif(result: AuditResult) -> str:
-    return json.dumps(sarif_log(result), indent=2, ensure_ascii=False) + "\n"
+def render_sarif(result: AuditResult, baseline: AuditResult | None = None) -> str:
+    return json.dumps(sarif_log(result, baseline), indent=2, ensure_ascii=False) + "\n"
 
 
-def sarif_log(result: AuditResult) -> dict[str, Any]:
-    """The SARIF log as a dict (``render_sarif`` serializes it)."""
+class _BaselineStates:
+    """The ``baselineState`` of each item of the result (none without a baseline)."""
+
+    def __init__(self, result: AuditResult, baseline: AuditResult | None) -> None:
+        self.findings: Diff[Finding] | None = None
+        self._new: set[int] = set()
+        if baseline is None:
+            return
+        self.findings = diff_items(result.findings, baseline.findings)
+        diffs: list[Diff[Any]] = [
+            self.findings,
+            diff_items(result.needs_review, baseline.needs_review),
+            diff_items(result.best_practices, baseline.best_practices),
+        ]
+        self._new = {id(item) for diff in diffs for item in diff.new}
+
+    def mark(self, entry: dict[str, Any], item: Finding | NeedsReviewItem | BestPracticeItem) -> dict[str, Any]:
+        """``entry`` with the item's fingerprint and, against a baseline, its state."""
+        entry["partialFingerprints"] = {SARIF_KEY: fingerprint_of(item)}
+        if self.findings is not None:
+            entry["baselineState"] = "new" if id(item) in self._new else "unchanged"
+        return entry
+
+
+def sarif_log(result: AuditResult, baseline: AuditResult | None = None) -> dict[str, Any]:
+    """The SARIF log as a dict (``render_sarif`` serializes it); ``baseline`` is an earlier
+    run's result to mark each result's ``baselineState`` against."""
+    states = _BaselineStates(result, baseline)
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
 
@@ -88,7 +121,7 @@ def sarif_log(result: AuditResult) -> dict[str, Any]:
         text = f"{f.help_text or f.description} Element: {f.selector}"
         if f.failure_summary:
             text += f"\n{f.failure_summary}"
-        results.append(
+        results.append(states.mark(
             {
                 "ruleId": f.rule_id,
                 "ruleIndex": rule_index(f),
@@ -97,10 +130,10 @@ def sarif_log(result: AuditResult) -> dict[str, Any]:
                 "message": {"text": text},
                 "locations": [_location(f)],
                 "properties": props,
-            }
-        )
+            }, f
+        ))
     for r in result.needs_review:
-        results.append(
+        results.append(states.mark(
             {
                 "ruleId": r.rule_id,
                 "ruleIndex": rule_index(r),
@@ -114,10 +147,10 @@ def sarif_log(result: AuditResult) -> dict[str, Any]:
                     "successCriteria": list(r.success_criteria),
                     "html": r.html,
                 },
-            }
-        )
+            }, r
+        ))
     for b in result.best_practices:
-        results.append(
+        results.append(states.mark(
             {
                 "ruleId": b.rule_id,
                 "ruleIndex": rule_index(b),
@@ -128,8 +161,21 @@ def sarif_log(result: AuditResult) -> dict[str, Any]:
                 },
                 "locations": [_location(b)],
                 "properties": {"impact": b.impact, "html": b.html, "bestPractice": True},
-            }
-        )
+            }, b
+        ))
+    for gone in states.findings.fixed if states.findings is not None else []:
+        results.append({
+            "ruleId": gone.rule_id,
+            "ruleIndex": rule_index(gone),
+            "kind": "pass",
+            "level": "none",
+            "message": {"text": f"Fixed since the baseline: {gone.help_text or gone.description} "
+                                f"Element: {gone.selector}"},
+            "locations": [_location(gone)],
+            "partialFingerprints": {SARIF_KEY: fingerprint_of(gone)},
+            "baselineState": "absent",
+            "properties": {"impact": gone.impact, "wcagLevel": gone.level, "html": gone.html},
+        })
     notifications = [
         {
             "level": "error",

@@ -45,12 +45,14 @@ def open_queue(
     url: str | None,
     prefix: str = "a11y",
     *,
-    lease_ms: int = DEFAULT_LEASE_MS,
+    lease_ms: int | None = None,
     maxlen: int | None = None,
 ) -> PageQueue:
     """The queue a deployment names: None → in process; a Redis URL → that server's stream
     ``{prefix}:pages``. Connects lazily (the first call), so a bad server shows as
-    ``QueueUnavailable`` there; a URL of another scheme is a ``ValueError`` at once."""
+    ``QueueUnavailable`` there; a URL of another scheme is a ``ValueError`` at once.
+    ``lease_ms`` None is ``DEFAULT_LEASE_MS``."""
+    lease_ms = DEFAULT_LEASE_MS if lease_ms is None else lease_ms
     if url is None:
         return MemoryQueue(lease_ms=lease_ms, maxlen=maxlen)
     scheme = urlsplit(url).scheme.lower()

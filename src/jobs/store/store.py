@@ -36,7 +36,7 @@ from .records import (
     Run,
     StoredFinding,
 )
-from .schema import events, findings, pages, runs, utc_now
+from .schema import events, findings, pages, run_secrets, runs, utc_now
 
 MAX_LIMIT = 1000
 COUNTERS = ("pages_done", "pages_failed", "pages_queued", "findings_total", *IMPACTS)
@@ -54,7 +54,8 @@ class Store:
     - A run only moves along ``RUN_TRANSITIONS`` (queued → running → completed | failed |
       cancelled; queued → failed | cancelled); anything else is a ``Conflict``. A finished
       run is frozen: its pages and counters no longer change, late writes of workers are
-      dropped and say so by their return value.
+      dropped and say so by their return value. Its request's secrets, kept apart from
+      ``runs.request`` while it ran, are gone.
     - A run's counters are the sum over its page rows of what each row contributes
       (``_contribution``): every write that changes a row applies the difference between the
       row's contribution after and before, read under the row's lock, so re-deliveries and
@@ -77,6 +78,11 @@ class Store:
     def dialect(self) -> str:
         return self._engine.dialect.name
 
+    @property
+    def engine(self) -> Engine:
+        """For the store's satellite modules (``artifacts``), which keep their own tables."""
+        return self._engine
+
     def close(self) -> None:
         self._engine.dispose()
 
@@ -93,15 +99,35 @@ class Store:
 
     # ------------------------------------------------------------------ runs
 
-    def create_run(self, url: str, request: Mapping[str, Any], *, kind: str = "job") -> Run:
-        """A new queued run; ``request`` must already have its secrets redacted."""
+    def create_run(
+        self,
+        url: str,
+        request: Mapping[str, Any],
+        *,
+        kind: str = "job",
+        secrets: Mapping[str, Any] | None = None,
+    ) -> Run:
+        """A new queued run; ``request`` must already have its secrets redacted, and the
+        secrets (``jobs.secrets.split_secrets``), if any, are kept apart with the run until
+        it finishes."""
         _check(kind, RUN_KINDS, "run kind")
+        now = utc_now()
         values = {
             "id": new_run_id(), "url": url, "site": site_of(url), "kind": kind,
-            "status": "queued", "request": dict(request), "created_at": utc_now(),
+            "status": "queued", "request": dict(request), "created_at": now,
         }
         with write_transaction(self._engine) as conn:
-            return _run(conn.execute(insert(runs).values(values).returning(*runs.c)).one())
+            run = _run(conn.execute(insert(runs).values(values).returning(*runs.c)).one())
+            if secrets:
+                conn.execute(insert(run_secrets).values(run_id=run.id, data=dict(secrets), created_at=now))
+            return run
+
+    def run_secrets(self, run_id: str) -> dict[str, Any]:
+        """The secrets of an unfinished run's request; empty when it has none, or has
+        finished (they are deleted then)."""
+        query = select(run_secrets.c.data).where(run_secrets.c.run_id == run_id)
+        with read_transaction(self._engine) as conn:
+            return dict(conn.execute(query).scalar() or {})
 
     def get_run(self, run_id: str) -> Run:
         with read_transaction(self._engine) as conn:
@@ -148,7 +174,8 @@ class Store:
     ) -> Run:
         """Move a run along ``RUN_TRANSITIONS``, stamping ``started_at`` / ``finished_at``.
         ``error`` is ``{code, message, details}``; ``result`` is the result header, whose
-        ``score`` is also kept in the run's ``score`` column for lists."""
+        ``score`` is also kept in the run's ``score`` column for lists. A finished run's
+        secrets are deleted in the same transaction."""
         _check(status, RUN_STATUSES, "run status")
         sources = [old for old, targets in RUN_TRANSITIONS.items() if status in targets]
         values: dict[str, Any] = {"status": status}
@@ -172,6 +199,8 @@ class Store:
             if row is None:
                 current = self._run_status(conn, run_id)
                 raise Conflict(f"run {run_id} is {current}; it cannot become {status}")
+            if status in RUN_FINISHED:  # nothing loads its pages any more
+                conn.execute(delete(run_secrets).where(run_secrets.c.run_id == run_id))
             return _run(row)
 
     # ----------------------------------------------------------------- pages
@@ -198,28 +227,6 @@ class Store:
                 conn.rollback()
                 return 0
             return added
-
-    def claim_pages(self, run_id: str, limit: int) -> list[Page]:
-        """Take up to ``limit`` queued pages of a running run (smallest ``seq`` first), mark
-        them running and count the attempt. Concurrent claimers get disjoint pages."""
-        _check_window(0, limit)
-        oldest_queued = (
-            select(pages.c.id)
-            .where(pages.c.run_id == run_id, pages.c.status == "queued")
-            .order_by(pages.c.seq, pages.c.id)
-            .limit(limit)
-            .with_for_update(skip_locked=True)
-        )
-        run_is_running = exists().where(runs.c.id == run_id, runs.c.status == "running")
-        statement = (
-            update(pages)
-            .where(pages.c.id.in_(oldest_queued.scalar_subquery()), run_is_running)
-            .values(status="running", attempts=pages.c.attempts + 1, updated_at=utc_now())
-            .returning(*pages.c)
-        )
-        with write_transaction(self._engine) as conn:
-            claimed = [_page(row) for row in conn.execute(statement)]
-        return sorted(claimed, key=lambda page: (page.seq, page.id))
 
     def requeue_running(self, run_id: str, *, lost_queue: bool = False) -> int:
         """Put the running pages of an unfinished run back in the queue (after a restart:
@@ -525,7 +532,8 @@ def _finding_rows(run_id: str, page: Row[Any], records: Sequence[FindingRecord])
     return [
         {"run_id": run_id, "page_id": page.id, "page_seq": page.seq, "kind": record.kind,
          "seq": seq, "rule_id": str(record.data.get("ruleId", "")),
-         "impact": record.data.get("impact"), "fingerprint": record.fingerprint,
+         "impact": record.data.get("impact"),
+         "fingerprint": record.fingerprint or record.data.get("fingerprint") or None,
          "data": dict(record.data)}
         for seq, record in enumerate(records)
     ]

@@ -1,7 +1,8 @@
-// Function expression (locator, state, timeout ms, options): returns the element once it reaches the state, null for hidden/detached, or throws JSON {code, message}.
-// Finds by CSS (`>>>` pierces open shadow roots and same-origin frames) or a semantic locator,
-// and polls in the page, so a wait costs one CDP round trip instead of one per poll.
-async (loc, want, timeoutMs, opts) => {
+// Function expression (locator, state, timeout ms, options, referenced element): returns the element once it reaches the state, null for hidden/detached, or throws JSON {code, message}.
+// Finds by CSS (`>>>` pierces open shadow roots and same-origin frames), a semantic locator or
+// an element reference (kind ref: the element itself, passed in), and polls in the page, so a
+// wait costs one CDP round trip instead of one per poll.
+async (loc, want, timeoutMs, opts, referenced) => {
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
   const low = (s) => norm(s).toLowerCase();
   const deepAll = (root) => {
@@ -72,6 +73,12 @@ async (loc, want, timeoutMs, opts) => {
   const SKIP = new Set(['script', 'style', 'head', 'noscript', 'template', 'title']);
   const find = () => {
     switch (loc.kind) {
+      case 'ref': {
+        // A document its frame navigated away from keeps its nodes connected, but has no window.
+        if (referenced.isConnected && referenced.ownerDocument.defaultView) return [referenced];
+        if (want === 'detached' || want === 'hidden') return [];
+        throw new Error(JSON.stringify({code: 'stale_reference', message: 'the element has left the page'}));
+      }
       case 'css': return css(loc.value);
       case 'xpath': {
         const snap = document.evaluate(loc.value, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
@@ -150,7 +157,10 @@ async (loc, want, timeoutMs, opts) => {
   let reason = '';
   while (true) {
     let list = [];
-    try { list = find(); } catch (e) { throw new Error(JSON.stringify({code: 'invalid_arguments', message: 'bad locator: ' + e.message})); }
+    try { list = find(); } catch (e) {
+      if (loc.kind === 'ref') throw e;
+      throw new Error(JSON.stringify({code: 'invalid_arguments', message: 'bad locator: ' + e.message}));
+    }
     const el = opts.visibleFirst ? (list.find(visible) || list[0]) : list[0];
     if (want === 'detached') { if (!el) return null; reason = 'still attached'; }
     else if (want === 'hidden') { if (!el || !visible(el)) return null; reason = 'still visible'; }

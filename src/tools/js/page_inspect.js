@@ -1,5 +1,5 @@
-// Function expression ({include, max}): returns the page map {url, title, items, total, frames} of visible controls, headings and images.
-(opts) => {
+// Function expression ({include, offset, max}, root element or null): returns the listed elements (items offset.. up to max of them), an array whose data property holds the page map {url, title, items, total, frames}.
+(opts, root) => {
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
   const clip = (s, n) => { s = norm(s); return s.length > n ? s.slice(0, n - 1) + '…' : s; };
   const KINDS = [
@@ -102,23 +102,36 @@
     if (el.disabled || el.getAttribute('aria-disabled') === 'true') item.disabled = true;
     return item;
   };
-  const items = [], frames = [];
+  const items = [], elements = [], frames = [];
   let total = 0;
-  const walk = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (el.matches('iframe, frame') && visible(el) && frames.length < 20) {
-        frames.push({selector: selectorOf(el), name: el.getAttribute('name') || el.id || '',
-                     src: clip(el.getAttribute('src') || '', 120)});
-      } else if (el.matches(ANY)) {
-        const kind = kindOf(el);
-        if (opts.include[kind] && visible(el)) {
-          total += 1;
-          if (items.length < opts.max) items.push(describe(el, kind));
+  const consider = (el) => {
+    if (el.matches('iframe, frame') && visible(el) && frames.length < 20) {
+      frames.push({selector: selectorOf(el), name: el.getAttribute('name') || el.id || '',
+                   src: clip(el.getAttribute('src') || '', 120)});
+    } else if (el.matches(ANY)) {
+      const kind = kindOf(el);
+      if (opts.include[kind] && visible(el)) {
+        total += 1;
+        if (total > opts.offset && items.length < opts.max) {
+          items.push(describe(el, kind));
+          elements.push(el);
         }
       }
+    }
+  };
+  const walk = (node) => {
+    for (const el of node.querySelectorAll('*')) {
+      consider(el);
       if (el.shadowRoot) walk(el.shadowRoot);
     }
   };
-  walk(document);
-  return {url: location.href, title: document.title, items, total, frames};
+  if (root) {
+    consider(root);
+    walk(root);
+    if (root.shadowRoot) walk(root.shadowRoot);
+  } else {
+    walk(document);
+  }
+  elements.data = {url: location.href, title: clip(document.title, 200), items, total, frames};
+  return elements;
 }

@@ -10,18 +10,19 @@ and cross-site alike, are inlined under their Iframe node.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from ..models import TimeoutMs, ToolInput, ToolOutput
+from ..models import MaxChars, Offset, TimeoutMs, ToolInput, ToolOutput
 from ..registry import tool
 
 if TYPE_CHECKING:
     from cdpdriver import Session
 
     from ..session import ToolSession
-    from ..tab import Tab
+    from ..tab import FrameRef, Tab
 
 # Unnamed nodes of these roles are wrappers: their children take their place.
 _WRAPPERS = {"generic", "none", "presentation", "LabelText", "MenuListPopup", "Section", "Div"}
@@ -33,20 +34,33 @@ _FLAGS = {"selected", "disabled", "focused", "required", "readonly", "modal", "m
 _UNLESS_FALSE = {"invalid", "hasPopup"}
 _VALUES = {"level", "valuemin", "valuemax", "valuetext", "keyshortcuts", "roledescription", "url", "autocomplete"}
 MAX_FRAME_DEPTH = 4
+MAX_TEXT = 1000  # characters of one name, value or text; longer ones end in "…"
+# Nodes an agent may act on get a reference (``ref``): these roles, and anything focusable.
+_TARGETS = {"button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox", "option",
+            "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider", "spinbutton",
+            "treeitem", "heading", "MenuListOption"}
+_NEVER_TARGETS = {"RootWebArea", "WebArea", "Iframe"}
 log = logging.getLogger(__name__)
 
 
 class SnapshotInput(ToolInput):
     interesting_only: bool = True
     root: str | None = Field(default=None, min_length=1)
+    max_chars: int = MaxChars
+    offset: int = Offset
     timeout_ms: int = TimeoutMs
 
 
 class SnapshotOutput(ToolOutput):
     tree: dict[str, Any] | None = Field(description=(
-        "Root node: {role, name?, value?, description?, states such as checked/disabled/expanded/level, "
-        "children?}; plain strings in children are text"))
-    count: int = Field(description="Nodes and text items in the tree")
+        "Root node: {role, name?, value?, description?, ref? (use it as a selector), states such as "
+        "checked/disabled/expanded/level, children?}; plain strings in children are text; on a later page "
+        "the ancestors of its first node come back as {role, name?, continued: true}"))
+    count: int = Field(description="Nodes and text items on this page (continued ancestors not counted)")
+    total: int = Field(description="Nodes and text items in the whole snapshot")
+    truncated: bool = Field(description="True when max_chars cut the snapshot: call again with next_offset")
+    next_offset: int | None = Field(default=None, exclude_if=lambda v: v is None,
+                                    description="The offset of the next page, when truncated")
 
 
 def _props(node: dict[str, Any]) -> dict[str, Any]:
@@ -64,11 +78,20 @@ def _props(node: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class _Builder:
-    """Turns Chromium's flat AX node list into the compact nested tree."""
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT - 1] + "…"
 
-    def __init__(self, interesting_only: bool) -> None:
+
+class _Builder:
+    """Turns Chromium's flat AX node list into the compact nested tree.
+
+    ``ref_for`` hands out element references for the nodes worth acting on (None: no
+    references, for a document rendered by another session, e.g. a cross-site iframe).
+    """
+
+    def __init__(self, interesting_only: bool, ref_for: Callable[[int], str] | None = None) -> None:
         self.interesting_only = interesting_only
+        self.ref_for = ref_for
         self.count = 0
         # Iframe node id → the compact tree of its document, filled in before building.
         self.frames: dict[str, list[Any]] = {}
@@ -108,19 +131,21 @@ class _Builder:
         if not clean or clean in " ".join(spoken.split()) or clean == " ".join(value.split()):
             return []
         self.count += 1
-        return [clean]
+        return [_clip(clean)]
 
     def _node(self, node: dict[str, Any], role: str, name: str, value: Any, props: dict[str, Any],
               children: list[Any]) -> dict[str, Any]:
         self.count += 1
         out: dict[str, Any] = {"role": role}
         if name:
-            out["name"] = name
+            out["name"] = _clip(name)
         if value not in (None, ""):
-            out["value"] = value
+            out["value"] = _clip(value) if isinstance(value, str) else value
         description = (node.get("description") or {}).get("value")
         if description:
-            out["description"] = description
+            out["description"] = _clip(str(description))
+        if self.ref_for is not None and "backendDOMNodeId" in node and self._worth_targeting(node, role):
+            out["ref"] = self.ref_for(int(node["backendDOMNodeId"]))
         if node.get("ignored") and not self.interesting_only:
             out["ignored"] = True
         out.update(props)
@@ -131,6 +156,16 @@ class _Builder:
         if children:
             out["children"] = children
         return out
+
+
+    @staticmethod
+    def _worth_targeting(node: dict[str, Any], role: str) -> bool:
+        if role in _TARGETS:
+            return True
+        if role in _NEVER_TARGETS or node.get("ignored"):
+            return False
+        return any(p.get("name") == "focusable" and (p.get("value") or {}).get("value") is True
+                   for p in node.get("properties") or [])
 
 
 async def _frame_session(tab: Tab, session: Session, frame_id: str) -> tuple[Session, str | None]:
@@ -162,7 +197,8 @@ async def _inline_frames(tab: Tab, session: Session, nodes: list[dict[str, Any]]
         except CDPError as exc:  # keep the page's tree even if one frame cannot be read
             log.debug("no accessibility tree for iframe node %s: %s", node.get("nodeId"), exc)
             continue
-        inner = _Builder(builder.interesting_only)
+        # Same session: the iframe's nodes resolve where the page's do, so they get references.
+        inner = _Builder(builder.interesting_only, builder.ref_for if frame_session is session else None)
         await _inline_frames(tab, frame_session, frame_nodes, inner, depth + 1)
         root = next((n for n in frame_nodes if not n.get("parentId")), None)
         if root is not None:
@@ -170,7 +206,8 @@ async def _inline_frames(tab: Tab, session: Session, nodes: list[dict[str, Any]]
             builder.count += inner.count
 
 
-async def _subtree(session: ToolSession, selector: str, timeout_ms: int) -> tuple[Session, list[dict[str, Any]], str]:
+async def _subtree(session: ToolSession, selector: str, timeout_ms: int
+                   ) -> tuple[FrameRef, list[dict[str, Any]], str]:
     from .. import locate
 
     element = await locate.element(session, selector, timeout_ms, state="attached")
@@ -182,30 +219,52 @@ async def _subtree(session: ToolSession, selector: str, timeout_ms: int) -> tupl
         nodes = (await element.session.send("Accessibility.getPartialAXTree",
                                             {"backendNodeId": backend_id, "fetchRelatives": False}))["nodes"]
         root = nodes[0]
-    return element.session, nodes, root["nodeId"]
+    return element.frame, nodes, root["nodeId"]
 
 
 @tool("accessibility_snapshot", SnapshotInput, SnapshotOutput)
 async def accessibility_snapshot(session: ToolSession, args: SnapshotInput) -> SnapshotOutput:
-    """The accessibility tree screen readers get (roles, names, states); root limits it to a
-    subtree."""
+    """The accessibility tree screen readers get (roles, names, states), with a ref for each
+    control; root limits it to a subtree."""
     from .. import locate
+    from ..refs import refs_of
 
     tab = await session.tab()
     locate.check_no_dialog(tab)
-    builder = _Builder(args.interesting_only)
     if args.root:
-        ax_session, nodes, root_id = await _subtree(session, args.root, args.timeout_ms)
+        frame, nodes, root_id = await _subtree(session, args.root, args.timeout_ms)
     else:
         frame = await locate.current_frame(session, tab)
-        ax_session = frame.session
         in_process = frame.session is tab.session and frame.frame_id != tab.page.main_frame_id
         params = {"frameId": frame.frame_id} if in_process else {}
-        nodes = (await ax_session.send("Accessibility.getFullAXTree", params))["nodes"]
+        nodes = (await frame.session.send("Accessibility.getFullAXTree", params))["nodes"]
         root = next((n for n in nodes if not n.get("parentId")), None)
         if root is None:
-            return SnapshotOutput(tree=None, count=0)
+            return SnapshotOutput(tree=None, count=0, total=0, truncated=False)
         root_id = root["nodeId"]
-    await _inline_frames(tab, ax_session, nodes, builder, 0)
+    refs = refs_of(tab)
+    builder = _Builder(args.interesting_only, lambda backend_id: refs.ref_for(tab, frame, backend_id))
+    await _inline_frames(tab, frame.session, nodes, builder, 0)
     built = builder.build(nodes, root_id)
-    return SnapshotOutput(tree=built[0] if built else None, count=builder.count)
+    return _page(built[0] if built else None, args.offset, args.max_chars)
+
+
+def _page(tree: dict[str, Any] | None, offset: int, max_chars: int) -> SnapshotOutput:
+    """The entries from ``offset`` on that fit in ``max_chars`` (at least one, so paging moves on)."""
+    from ..budget import fit, text_size, tree_costs, tree_window
+
+    if tree is None:
+        return SnapshotOutput(tree=None, count=0, total=0, truncated=False)
+    costs, stubs = tree_costs(tree, offset)
+    total = len(costs)
+    if offset >= total:
+        return SnapshotOutput(tree=None, count=0, total=total, truncated=False)
+
+    def page(end: int) -> dict[str, Any]:
+        more = end < total
+        data = {"tree": tree_window(tree, offset, end), "count": end - offset, "total": total, "truncated": more}
+        return {**data, "next_offset": end} if more else data
+
+    envelope = text_size({**page(offset + 1), "tree": None, "next_offset": total}) - len("null")
+    end = fit(total, offset, costs, max_chars - envelope - stubs, lambda e: text_size(page(e)), max_chars)
+    return SnapshotOutput(**page(end))

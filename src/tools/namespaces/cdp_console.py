@@ -21,6 +21,8 @@ from ..models import MessageOutput, NoInput, ToolInput, ToolOutput
 from ..registry import tool
 
 if TYPE_CHECKING:
+    from cdpdriver import Batch
+
     from ..session import ToolSession
     from ..tab import Tab
 
@@ -59,27 +61,27 @@ async def _keep_traces(tab: Tab, events: Any) -> None:
                     traces.popitem(last=False)
 
 
-async def _debug_tab(tab: Tab) -> None:
-    from cdpdriver import CDPError
-
+def _queue_debugging(tab: Tab, batch: Batch) -> None:
+    """Queue what deepens a tab's console (a tab setup, so popups get it from their first line)."""
     from ..recording import start_background, tab_alive
 
     if tab.extras.get(LISTENER_KEY) is not None or not tab_alive(tab):
         return
     events = tab.session.listen(["Runtime.consoleAPICalled", "Runtime.exceptionThrown"], raw=True)
     tab.extras[LISTENER_KEY] = start_background(tab, _keep_traces, tab, events)
-    steps = (
-        ("Debugger.enable", None),  # needed to resolve the async parents of console.log
-        ("Debugger.setSkipAllPauses", {"skip": True}),  # a `debugger;` statement must not stop the page
-        ("Debugger.setAsyncCallStackDepth", {"maxDepth": ASYNC_DEPTH}),
-        ("Runtime.setAsyncCallStackDepth", {"maxDepth": ASYNC_DEPTH}),
-        ("Log.startViolationsReport", {"config": VIOLATIONS}),
-    )
-    for method, params in steps:
-        try:
-            await tab.session.send(method, params, timeout=10)
-        except CDPError as exc:  # also a tab hook: one odd tab (a crashed popup) must not fail the others
-            log.debug("console debugger: %s failed on %s: %s", method, tab.id, exc)
+    batch.send("Debugger.enable")  # needed to resolve the async parents of console.log
+    batch.send("Debugger.setSkipAllPauses", {"skip": True})  # a `debugger;` statement must not stop the page
+    batch.send("Debugger.setAsyncCallStackDepth", {"maxDepth": ASYNC_DEPTH})
+    batch.send("Runtime.setAsyncCallStackDepth", {"maxDepth": ASYNC_DEPTH})
+    batch.send("Log.startViolationsReport", {"config": VIOLATIONS})
+
+
+async def _debug_tab(tab: Tab) -> None:
+    async with tab.session.batch(timeout=10) as batch:
+        _queue_debugging(tab, batch)
+    for reply in batch.replies:  # one odd tab (a crashed popup) must not fail the others
+        if reply.error is not None:
+            log.debug("console debugger: %s failed on %s: %s", reply.method, tab.id, reply.error)
 
 
 async def _undebug_tab(tab: Tab) -> None:
@@ -114,7 +116,7 @@ async def cdp_enable_console_debugger(session: ToolSession, args: NoInput) -> Co
         raise ToolError("already_started", "the console debugger is already on; call cdp_disable_console_debugger first")
     await session.tab()
     state["on"] = True
-    session.tab_hooks.append(_debug_tab)
+    session.tab_setups.append(_queue_debugging)
     tabs = [t for t in session.tabs if tab_alive(t)]
     for tab in tabs:
         await _debug_tab(tab)
@@ -130,8 +132,8 @@ async def cdp_disable_console_debugger(session: ToolSession, args: NoInput) -> C
     if not state.get("on"):
         raise ToolError("not_started", "the console debugger is off; call cdp_enable_console_debugger first")
     state["on"] = False
-    if _debug_tab in session.tab_hooks:
-        session.tab_hooks.remove(_debug_tab)
+    if _queue_debugging in session.tab_setups:
+        session.tab_setups.remove(_queue_debugging)
     tabs = [t for t in session.tabs if tab_alive(t)]
     for tab in tabs:
         await _undebug_tab(tab)

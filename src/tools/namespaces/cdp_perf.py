@@ -13,6 +13,8 @@ from ..models import NoInput, ToolInput, ToolOutput
 from ..registry import tool
 
 if TYPE_CHECKING:
+    from cdpdriver import Batch
+
     from ..session import ToolSession
     from ..tab import Tab
 
@@ -64,18 +66,25 @@ async def _install_recorder(tab: Tab) -> None:
     if tab.extras.get(RECORDER_KEY):
         return
     tab.extras[RECORDER_KEY] = True
-    try:  # also a tab hook: a failure here must not stop the tab from opening
+    try:  # a tab that cannot take it now (dialog, crash) must not fail the tool
         await tab.session.send("Page.addScriptToEvaluateOnNewDocument", {"source": _recorder()}, timeout=10)
         await evaluate_main(tab, _recorder(), timeout=5)
     except (ToolError, CDPError, JavaScriptError, trio.TooSlowError):
         pass  # a page that cannot run it now (dialog, crash) still gets it on its next document
 
 
+def _queue_recorder(tab: Tab, batch: Batch) -> None:
+    """A new tab's recorder: the init script alone, since its first document has not run yet."""
+    if not tab.extras.get(RECORDER_KEY):
+        tab.extras[RECORDER_KEY] = True
+        batch.send("Page.addScriptToEvaluateOnNewDocument", {"source": _recorder()})
+
+
 async def _recorder_everywhere(session: ToolSession, tab: Tab) -> None:
     registered = session.state(RECORDER_KEY, dict)
     if not registered:
-        registered["hook"] = _install_recorder
-        session.tab_hooks.append(_install_recorder)
+        registered["setup"] = _queue_recorder
+        session.tab_setups.append(_queue_recorder)
         for other in list(session.tabs):
             if other is not tab and not other.page.is_closed:
                 await _install_recorder(other)

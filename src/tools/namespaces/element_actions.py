@@ -17,6 +17,7 @@ from ..images import ImageDelivery, ImageOutput, deliver
 from ..keys import parse_combo
 from ..models import (
     BoundingBox,
+    DownloadInfo,
     LocatorInput,
     MessageOutput,
     SelectorInput,
@@ -81,6 +82,11 @@ class ScreenshotInput(SelectorInput):
     path: str | None = None
 
 
+class ClickOutput(MessageOutput):
+    downloads: list[DownloadInfo] | None = Field(default=None, exclude_if=lambda v: v is None,
+                                                 description="Files the click downloaded, when it did")
+
+
 class ScrollOutput(ToolOutput):
     message: str
     box: BoundingBox = Field(description="The element's box after scrolling, in CSS px of the viewport")
@@ -97,9 +103,17 @@ async def _tap(session: Any, x: float, y: float) -> None:
 # -- the simple actions: locate, wait, act, say what happened ----------------------------------
 
 
-async def _click(session: ToolSession, el: Element, args: ClickInput) -> str:
+async def _click(session: ToolSession, el: Element, args: ClickInput) -> ClickOutput:
+    from ..downloads import watch_action
+
+    watch = await watch_action(session, el.tab, el)
     await el.click(button=args.button)
-    return f"clicked {el.description}" + ("" if args.button == "left" else f" with the {args.button} button") + dialog_note(el)
+    downloads = await watch.settle()
+    message = (f"clicked {el.description}" + ("" if args.button == "left" else f" with the {args.button} button")
+               + dialog_note(el))
+    if downloads:
+        message += f"; it downloaded {len(downloads)} file(s) into the output directory"
+    return ClickOutput(message=message, downloads=downloads or None)
 
 
 async def _double_click(session: ToolSession, el: Element, args: SelectorInput) -> str:
@@ -186,7 +200,7 @@ async def _screenshot(session: ToolSession, el: Element, args: ScreenshotInput) 
 
 
 ACTIONS = [
-    Action("element_click", ClickInput, MessageOutput, "click", _click, """
+    Action("element_click", ClickInput, ClickOutput, "click", _click, """
         Click an element once it is visible, stable, enabled and uncovered."""),
     Action("element_double_click", SelectorInput, MessageOutput, "click", _double_click, """
         Double-click an element."""),

@@ -27,7 +27,7 @@ from .cdp_emulation import (
 from .cdp_emulation import network_conditions
 
 if TYPE_CHECKING:
-    from cdpdriver import Session, Subscription
+    from cdpdriver import Batch, Session, Subscription
     from cdpdriver.page import ChildTarget
 
     from ..session import ToolSession
@@ -114,15 +114,15 @@ class NetworkState:
 
 
 def network_state(session: ToolSession) -> NetworkState:
-    """The routes and offline flag; the first use hooks every future tab."""
+    """The routes and offline flag; the first use sets up every future tab (popups too)."""
     state = session.state(STATE_KEY, NetworkState)
     if not state.hooked:
         state.hooked = True
 
-        async def prepare(tab: Tab) -> None:
-            await _prepare_tab(tab, state)
+        def setup(tab: Tab, batch: Batch) -> None:
+            _queue_new_tab(tab, state, batch)
 
-        session.tab_hooks.append(prepare)
+        session.tab_setups.append(setup)
     return state
 
 
@@ -133,8 +133,17 @@ def _open_tabs(session: ToolSession) -> list[Tab]:
 # -- per-tab set-up: interception and offline ----------------------------------------------
 
 
-async def _prepare_tab(tab: Tab, state: NetworkState) -> None:
-    """Bring a tab (and its iframes and workers) in line with the routes and offline flag."""
+def _queue_new_tab(tab: Tab, state: NetworkState, batch: Batch) -> None:
+    """A new tab's share of :func:`_prepare_tab`, queued so it holds from its first request."""
+    _hook_children(tab, state)
+    if state.routes and _start_answering(tab, tab.session, state):
+        batch.send("Fetch.enable", {"patterns": [{"urlPattern": "*"}]})
+    if state.offline:
+        batch.send("Network.emulateNetworkConditions", network_conditions(tab, tab.session, True))
+        tab.extras.setdefault(OFFLINE_KEY, {})[tab.session.session_id or ""] = True
+
+
+def _hook_children(tab: Tab, state: NetworkState) -> None:
     if not tab.extras.get(CHILD_HOOK_KEY):
         tab.extras[CHILD_HOOK_KEY] = True
 
@@ -143,6 +152,11 @@ async def _prepare_tab(tab: Tab, state: NetworkState) -> None:
                 await _apply(tab, child.session, state)
 
         tab.page.child_hooks.append(on_child)
+
+
+async def _prepare_tab(tab: Tab, state: NetworkState) -> None:
+    """Bring a tab (and its iframes and workers) in line with the routes and offline flag."""
+    _hook_children(tab, state)
     await _apply(tab, tab.session, state, strict=True)
     for child in list(tab.page.children.values()):
         if child.type in CHILD_TYPES:
@@ -182,18 +196,25 @@ async def _intercept(tab: Tab, target: Session, state: NetworkState) -> None:
     """Start the answering task, then pause the target's requests (so none is missed)."""
     from cdpdriver import CDPError
 
-    answering: dict[str, tuple[Session, Subscription]] = tab.extras.setdefault(FETCH_KEY, {})
-    key = target.session_id or ""
-    if key in answering:
+    if not _start_answering(tab, target, state):
         return
-    events = target.listen(["Fetch.requestPaused"], raw=True)
-    answering[key] = (target, events)
-    tab.page.browser.start_task(_answer_all, target, events, state)
     try:
         await target.send("Fetch.enable", {"patterns": [{"urlPattern": "*"}]}, timeout=COMMAND_TIMEOUT)
     except CDPError:
         await _release(tab, target)  # the enable may have taken effect: undo it before stopping
         raise
+
+
+def _start_answering(tab: Tab, target: Session, state: NetworkState) -> bool:
+    """Start the task that answers the target's paused requests; False if it runs already."""
+    answering: dict[str, tuple[Session, Subscription]] = tab.extras.setdefault(FETCH_KEY, {})
+    key = target.session_id or ""
+    if key in answering:
+        return False
+    events = target.listen(["Fetch.requestPaused"], raw=True)
+    answering[key] = (target, events)
+    tab.page.browser.start_task(_answer_all, target, events, state)
+    return True
 
 
 async def _release(tab: Tab, target: Session) -> None:

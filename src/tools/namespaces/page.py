@@ -15,6 +15,7 @@ from pydantic import Field
 
 from ..errors import ToolError
 from ..models import (
+    DownloadInfo,
     MessageOutput,
     NoInput,
     TabInfo,
@@ -56,21 +57,35 @@ class NavigateOutput(ToolOutput):
     url: str = Field(description="Current URL after navigation (and redirects)")
     title: str
     status: int | None = Field(default=None, description="HTTP status of the document, when known")
+    download: DownloadInfo | None = Field(default=None, exclude_if=lambda v: v is None,
+                                          description="The file, when the URL was a download (the page stays)")
 
 
 @tool("page_navigate", NavigateInput, NavigateOutput, records=True)
 async def page_navigate(session: ToolSession, args: NavigateInput) -> NavigateOutput:
     """Open a URL and wait until it loads; returns the final URL, title and status."""
+    from cdpdriver import NavigationFailed
+
+    from ..downloads import START_WAIT, watch_action
+
     tab = await session.tab()
     tab.frame = None
-    await _unless_dialog(
-        tab, tab.page.navigate(args.url, wait_until=args.wait_until, timeout=args.timeout_ms / 1000)
-    )
+    watch = await watch_action(session, tab)
+    download = None
+    try:
+        await _unless_dialog(
+            tab, tab.page.navigate(args.url, wait_until=args.wait_until, timeout=args.timeout_ms / 1000)
+        )
+    except NavigationFailed:  # a download aborts the navigation: the page stays, the file is saved
+        if not await session.downloads.wait_begun(watch.mark, START_WAIT):
+            raise
+        download = (await watch.settle())[0]
     info = await tab.page.evaluate(
         "({url: location.href, title: document.title, "
         "status: (performance.getEntriesByType('navigation')[0] || {}).responseStatus || null})"
     )
-    return NavigateOutput(url=info["url"], title=info["title"], status=info.get("status") or None)
+    return NavigateOutput(url=info["url"], title=info["title"], status=info.get("status") or None,
+                          download=download)
 
 
 class HistoryInput(ToolInput):

@@ -13,11 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, model_serializer
 
-from ..models import ToolInput, ToolOutput
+from ..models import MaxChars, Offset, ToolInput, ToolOutput
 from ..registry import tool
 
 if TYPE_CHECKING:
     from ..session import ToolSession
+    from ..tab import FrameRef, Tab
+
+OBJECT_GROUP = "a11y-page-inspect"
 
 
 class InspectInput(ToolInput):
@@ -28,6 +31,9 @@ class InspectInput(ToolInput):
     include_headings: bool = True
     include_images: bool = True
     max_items: int = Field(default=50, ge=1, le=1000)
+    root: str | None = Field(default=None, min_length=1)
+    max_chars: int = MaxChars
+    offset: int = Offset
 
 
 class InspectItem(ToolOutput):
@@ -35,6 +41,7 @@ class InspectItem(ToolOutput):
 
     kind: str = Field(description="button, link, input, select, heading or image")
     selector: str = Field(description="CSS selector that matches exactly this element")
+    ref: str = Field(description="Reference to this element; element tools take it as a selector")
     tag: str
     role: str | None = Field(default=None, description="ARIA role when it differs from kind")
     name: str | None = Field(default=None, description="Accessible name or visible text")
@@ -65,25 +72,95 @@ class InspectOutput(ToolOutput):
     title: str
     items: list[InspectItem] = Field(description="Visible elements in document order")
     count: int = Field(description="Elements listed")
-    total: int = Field(description="Matching visible elements on the page")
-    truncated: bool = Field(description="True when max_items cut the list")
-    frames: list[InspectFrame] = Field(description="Visible iframes; call frame_select to work inside one")
+    total: int = Field(description="Matching visible elements on the page (under root)")
+    truncated: bool = Field(description="True when max_items or max_chars cut the list: call again with next_offset")
+    next_offset: int | None = Field(default=None, exclude_if=lambda v: v is None,
+                                    description="The offset of the next page, when truncated")
+    frames: list[InspectFrame] = Field(description="Visible iframes (first page only); frame_select works inside one")
 
 
 @tool("page_inspect", InspectInput, InspectOutput)
 async def page_inspect(session: ToolSession, args: InspectInput) -> InspectOutput:
-    """Map the visible controls, headings and images with a unique selector, role and name each;
+    """Map the visible controls, headings and images with a unique selector, ref, role and name each;
     call it first."""
+    from .. import locate
+    from ..budget import fit, item_costs, text_size
+    from ..refs import refs_of
+
+    tab = await session.tab()
+    locate.check_no_dialog(tab)
+    include = {"button": args.include_buttons, "link": args.include_links, "input": args.include_inputs,
+               "select": args.include_selects, "heading": args.include_headings, "image": args.include_images}
+    options = {"include": include, "offset": args.offset, "max": args.max_items}
+    found, frame, nodes = await _collect(session, tab, args.root, options)
+    refs = refs_of(tab)
+    items = [InspectItem(**item, ref=refs.ref_for(tab, frame, node)) for item, node in zip(found["items"], nodes,
+                                                                                           strict=True)]
+    frames = [InspectFrame(**f) for f in found["frames"]] if args.offset == 0 else []
+
+    dumped = [item.model_dump(mode="json") for item in items]
+
+    def output(count: int) -> InspectOutput:
+        more = args.offset + count < found["total"]
+        return InspectOutput(url=found["url"], title=found["title"], items=items[:count], count=count,
+                             total=found["total"], truncated=more, next_offset=args.offset + count if more else None,
+                             frames=frames)
+
+    def size(count: int) -> int:
+        return text_size({**output(0).model_dump(mode="json"), "items": dumped[:count]})
+
+    envelope = size(0) + len(str(found["total"]))  # room for next_offset
+    count = fit(len(items), 0, item_costs(dumped), args.max_chars - envelope, size, args.max_chars) if items else 0
+    return output(count)
+
+
+async def _collect(session: ToolSession, tab: Tab, root: str | None, options: dict[str, Any]
+                   ) -> tuple[dict[str, Any], FrameRef, list[int]]:
+    """Run ``js/page_inspect.js`` (under ``root``'s element, or over the current frame) and return
+    its page map, the frame it ran in and the backend node id of each listed element."""
+    from cdpdriver.evaluation import unwrap_evaluation
+    from cdpdriver.protocol.runtime import CallFunctionOnResult
     from cdpdriver.scripts import call_expression, load_script
 
     from .. import locate
+    from ..errors import ToolError
+    from ..models import DEFAULT_ELEMENT_TIMEOUT_MS
 
-    include = {"button": args.include_buttons, "link": args.include_links, "input": args.include_inputs,
-               "select": args.include_selects, "heading": args.include_headings, "image": args.include_images}
-    options = {"include": include, "max": args.max_items}
-    found = await locate.evaluate(session, call_expression(load_script("tools", "page_inspect"), options), timeout=60)
-    items = [InspectItem(**item) for item in found["items"]]
-    return InspectOutput(url=found["url"], title=found["title"], items=items, count=len(items),
-                         total=found["total"], truncated=found["total"] > len(items),
-                         frames=[InspectFrame(**f) for f in found["frames"]])
+    function = load_script("tools", "page_inspect")
+    if root is not None:
+        element = await locate.element(session, root, DEFAULT_ELEMENT_TIMEOUT_MS, state="attached")
+        frame, method = element.frame, "Runtime.callFunctionOn"
+        params: dict[str, Any] = {"functionDeclaration": function, "objectId": element.object_id,
+                                  "arguments": [{"value": options}, {"objectId": element.object_id}]}
+    else:
+        frame, method = await locate.current_frame(session, tab), "Runtime.evaluate"
+        params = {"expression": call_expression(function, options, None)}
+        if frame.context_id is not None:
+            params["contextId"] = frame.context_id
+    params.update(objectGroup=OBJECT_GROUP, returnByValue=False)
+    try:
+        reply = await locate.guard_dialog(tab, frame.session.send(method, params, timeout=60))
+        if reply is None:
+            raise ToolError("dialog_open", "a dialog opened; call dialog_handle first")
+        listed = unwrap_evaluation(CallFunctionOnResult.from_json(reply), by_value=False).object_id
+        async with frame.session.batch(timeout=30) as batch:  # the map by value, the elements by handle
+            mapped = batch.send("Runtime.callFunctionOn", {"objectId": listed, "returnByValue": True,
+                                                           "functionDeclaration": "function () { return this.data; }"})
+            properties = batch.send("Runtime.getProperties", {"objectId": listed, "ownProperties": True})
+        data = mapped.result()["result"]["value"]
+        handles = {int(p["name"]): p["value"]["objectId"] for p in properties.result()["result"] if p["name"].isdigit()}
+        async with frame.session.batch(timeout=30) as batch:  # one round trip for every element
+            described = [batch.send("DOM.describeNode", {"objectId": handles[i]}) for i in range(len(handles))]
+        nodes = [int(answer.result()["node"]["backendNodeId"]) for answer in described]
+    finally:
+        await _release(frame)
+    return data, frame, nodes
 
+
+async def _release(frame: FrameRef) -> None:
+    from cdpdriver import CDPError
+
+    try:
+        await frame.session.send("Runtime.releaseObjectGroup", {"objectGroup": OBJECT_GROUP}, timeout=5)
+    except CDPError:
+        pass

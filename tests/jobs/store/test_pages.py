@@ -1,4 +1,4 @@
-"""Pages: the frontier (insert-or-ignore, claims, requeue), idempotent results, counters
+"""Pages: the frontier (insert-or-ignore, the start gate, requeue), idempotent results, counters
 derived from the rows, result-ordered windows, and writers racing on one run."""
 
 from __future__ import annotations
@@ -89,29 +89,29 @@ def test_a_finished_run_takes_no_more_pages_or_results(store):
     key = site_pages(1)[0].url_key
     assert store.record_page(run_id, key, "ok", page_result(key), items("serious")) is False
     assert store.add_pages(run_id, site_pages(2, first_seq=2)) == 0
-    assert store.claim_pages(run_id, 5) == []
+    assert store.start_page(run_id, key) is None
     assert store.get_run(run_id) == before
     assert store.get_page(run_id, key).status == "queued"
     assert [page.url_key for page in store.pages(run_id)] == [p.url_key for p in site_pages(2)]
     assert store.findings(run_id) == []
 
 
-def test_claims_take_the_smallest_seq_first_and_a_restart_requeues_them(store):
+def test_started_pages_count_their_attempts_and_a_restart_requeues_them(store):
     run = store.create_run("https://site.test/", {})
     store.add_pages(run.id, list(reversed(site_pages(5))))
-    assert store.claim_pages(run.id, 5) == [], "a queued run hands out no pages"
+    keys = [page.url_key for page in site_pages(5)]
+    assert store.start_page(run.id, keys[0]) is None, "a queued run starts no page"
     store.set_run_status(run.id, "running")
-    first = store.claim_pages(run.id, 2)
-    assert [page.seq for page in first] == [0, 1]
+    first = [store.start_page(run.id, key) for key in keys[:4]]
+    assert [page.seq for page in first] == [0, 1, 2, 3]
     assert {(page.status, page.attempts) for page in first} == {("running", 1)}
-    assert [page.seq for page in store.claim_pages(run.id, 2)] == [2, 3]
     assert store.get_run(run.id).pages_queued == 5, "running pages are still to do"
     store.record_page(run.id, first[0].url_key, "ok", page_result(first[0].url))
     assert store.requeue_running(run.id) == 3
     assert store.page_counts(run.id) == {"queued": 4, "running": 0, "ok": 1, "failed": 0, "skipped": 0}
-    again = store.claim_pages(run.id, 10)
-    assert [(page.seq, page.attempts) for page in again] == [(1, 2), (2, 2), (3, 2), (4, 1)]
-    assert store.claim_pages(run.id, 10) == []
+    again = [store.start_page(run.id, key) for key in keys]
+    assert again[0] is None, "a page already done is not started again"
+    assert [(page.seq, page.attempts) for page in again[1:]] == [(1, 2), (2, 2), (3, 2), (4, 1)]
     assert_counters_are_the_rows(store, run.id)
 
 
@@ -191,7 +191,7 @@ def test_windows_are_bounded(store):
         lambda: store.pages(run_id, limit=0),
         lambda: store.findings(run_id, offset=-1),
         lambda: store.events_after(run_id, limit=1001),
-        lambda: store.claim_pages(run_id, 0),
+        lambda: store.unsent_pages(run_id, limit=0),
     ):
         with pytest.raises(ValueError):
             call()

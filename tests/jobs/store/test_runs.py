@@ -126,3 +126,17 @@ def test_bad_arguments_are_programming_errors(store):
         store.list_runs(offset=-1)
     with pytest.raises(ValueError):
         store.list_runs(limit=1001)
+
+
+@pytest.mark.parametrize("ending", ["completed", "failed", "cancelled"])
+def test_a_run_s_secrets_are_kept_apart_until_it_finishes(store, ending):
+    secrets = {"url": "https://u:canary@site.test/", "auth": {"headers": {"X-Key": "canary"}}}
+    run = store.create_run("https://site.test/", {"url": "https://site.test/"}, secrets=secrets)
+    plain = store.create_run("https://site.test/", {"url": "https://site.test/"})
+    assert "canary" not in repr(run)
+    assert store.run_secrets(run.id) == secrets
+    assert store.run_secrets(plain.id) == {}
+    store.set_run_status(run.id, "running")
+    assert store.run_secrets(run.id) == secrets, "a running run's pages still need them"
+    store.set_run_status(run.id, ending)
+    assert store.run_secrets(run.id) == {}

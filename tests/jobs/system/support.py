@@ -47,8 +47,11 @@ def tree_site(
     return site.url(f"/{name}/0")
 
 
-def job(url: str, **crawl: Any) -> JobRequest:
-    return JobRequest.model_validate({"url": url, "crawl": {"enabled": True, **crawl}})
+def job(url: str, *, screenshots: bool = False, **crawl: Any) -> JobRequest:
+    """A crawl job; without pictures unless a test is about them (they cost a tenth of a
+    second or more a page, and these tests are about the queue, the store and the workers)."""
+    return JobRequest.model_validate(
+        {"url": url, "crawl": {"enabled": True, **crawl}, "screenshots": screenshots})
 
 
 @asynccontextmanager

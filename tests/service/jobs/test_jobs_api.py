@@ -13,7 +13,7 @@ import trio
 from jobs.ids import new_run_id
 from tests.service.conftest import CLEAN, assert_error, client_for, service_for
 from tests.service.jobs.conftest import crawl_body, read_events, tree_site, wait_for_status
-from tests.support.site import Response
+from tests.support.site import Response, refused_url
 
 UNKNOWN = new_run_id()
 
@@ -60,7 +60,7 @@ async def test_bad_ids_bad_bodies_and_bad_queries_are_typed_errors(chromium, sit
         cases = {
             "url": {},
             "crawl.maxPages": {"url": url, "crawl": {"maxPages": 100_001}},
-            "crawl.depth": {"url": url, "crawl": {"depth": 4.0}},
+            "crawl.depth": {"url": url, "crawl": {"depth": 4.5}},
             "crawl.urls[0]": {"url": url, "crawl": {"urls": ["http://elsewhere.test/"]}},
             "crawl.perOrigin": {"url": url, "crawl": {"perOrigin": 0}},
             "llm.enabled": {"url": url, "llm": {"enabled": True}},
@@ -198,8 +198,9 @@ async def test_event_stream_heartbeats_and_frees_its_task_when_the_client_leaves
         assert svc.service.streams == 0
 
 
-async def test_the_synchronous_audit_is_kept_as_a_run(chromium, site):
+async def test_the_synchronous_audit_is_kept_as_a_run_completed_or_failed(chromium, site):
     url = site.route("/jobs-api/sync", CLEAN)
+    unreachable = refused_url()
     async with service_for(chromium) as svc, client_for(svc) as client:
         answered = await client.post("/audit", json={"url": url})
         assert answered.status_code == 200
@@ -210,6 +211,16 @@ async def test_the_synchronous_audit_is_kept_as_a_run(chromium, site):
         assert stored == answered.json()
         events = await read_events(client, runs[0]["id"])
         assert [e.type for e in events.events] == ["run.done"]
+
+        refused = await client.post("/audit", json={"url": unreachable})
+        error = assert_error(refused, 500, "navigation_failed")
+        [run] = (await client.get("/audits", params={"url": unreachable})).json()["runs"]
+        assert (run["kind"], run["status"]) == ("sync", "failed")
+        assert run["error"] == error, "the run keeps the error the audit answered"
+        assert run["finishedAt"] and "result" not in run
+        assert_error(await client.get(f"/audits/{run['id']}/report"), 409, "conflict")
+        events = await read_events(client, run["id"])
+        assert [(e.type, e.data["status"]) for e in events.events] == [("run.done", "failed")]
 
 
 async def test_a_store_that_fails_does_not_fail_the_audit(chromium, site, tmp_path, caplog):

@@ -1,0 +1,179 @@
+"""Soak: many audits through the HTTP service and many MCP tool calls, with what they leave
+behind measured before and after (issue #17): the browser process tree's PSS and renderer
+count, its open page targets, and this process's RSS and file descriptors (the service and
+the MCP server run in it).
+
+    python scripts/bench/soak.py [--audits 300] [--tool-calls 3000]
+
+Launches its own Chromium and a small local site; prints the figures and the growth.
+``tests/faults/test_soak.py`` runs the same soak at small counts and asserts on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from proc_cpu import descendants  # noqa: E402  (the bench scripts' process-tree walk)
+
+PAGE = """<!doctype html><html lang=en><head><title>Soak {n}</title></head><body><main>
+<h1>Soak page {n}</h1><img src=pixel.png><a href=#top></a>
+<form><label>Name <input id=name></label><input type=checkbox id=ok aria-label=OK>
+<button type=button onclick="document.getElementById('out').textContent = 'done ' + name.value">Go</button>
+</form><p id=out></p></main></body></html>"""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    browser_pss_kb: int
+    renderers: int
+    page_targets: int
+    rss_kb: int
+    fds: int
+
+    def growth(self, later: Snapshot) -> dict[str, float]:
+        """Relative growth of each figure from this snapshot to ``later``."""
+        out = {}
+        for name in ("browser_pss_kb", "renderers", "page_targets", "rss_kb", "fds"):
+            before, after = getattr(self, name), getattr(later, name)
+            out[name] = (after - before) / before if before else float(after)
+        return out
+
+
+def _pss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _is_renderer(pid: int) -> bool:
+    try:
+        return b"--type=renderer" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def snapshot(browser_pid: int, devtools_http_url: str) -> Snapshot:
+    tree = descendants(browser_pid)
+    with urllib.request.urlopen(f"{devtools_http_url}/json/list", timeout=10) as reply:  # noqa: S310
+        targets = [t for t in json.load(reply) if t.get("type") == "page"]
+    rss = next(int(line.split()[1]) for line in Path("/proc/self/status").read_text().splitlines()
+               if line.startswith("VmRSS:"))
+    return Snapshot(
+        browser_pss_kb=sum(_pss_kb(pid) for pid in tree),
+        renderers=sum(_is_renderer(pid) for pid in tree),
+        page_targets=len(targets),
+        rss_kb=rss,
+        fds=len(os.listdir("/proc/self/fd")),
+    )
+
+
+async def soak(ws_url: str, site_url: str, audits: int, tool_calls: int, output_dir: Path,
+               measure: callable, warm_up: float = 0.1) -> tuple[Snapshot, Snapshot]:
+    """Run the work, measuring once after the first ``warm_up`` share of it (caches, pools
+    and lazily imported modules settle there) and once after the end."""
+    import httpx
+    import trio
+    from mcp import Client
+
+    from a11y.mcp_server import build_server
+    from a11y.service import ServiceConfig, running_service
+    from tools.session import ServerConfig
+
+    config = ServiceConfig(port=0, browser_url=ws_url, navigation_timeout=15, audit_timeout=60,
+                           graceful_timeout=0.5, data_dir=output_dir / "data")
+    tool_config = ServerConfig(browser_url=ws_url, isolated=True, output_dir=output_dir / "out")
+    first_audits = max(1, int(audits * warm_up))
+    first_calls = max(1, int(tool_calls * warm_up))
+    async with running_service(config) as svc, httpx.AsyncClient(base_url=svc.url, timeout=120) as http, \
+            Client(build_server(tool_config)) as mcp:
+
+        async def audit_some(count: int, start: int) -> None:
+            for n in range(start, start + count):
+                reply = await http.post("/audit", json={"url": f"{site_url}/soak/{n % 20}.html"})
+                assert reply.status_code == 200, reply.text
+                assert reply.json()["findings"], "the soak page has findings"
+
+        async def call_some(count: int, start: int) -> None:
+            cycle = [
+                ("page_navigate", lambda n: {"url": f"{site_url}/soak/{n % 20}.html"}),
+                ("element_fill", lambda n: {"selector": "#name", "value": f"v{n}"}),
+                ("element_click", lambda n: {"selector": "button"}),
+                ("js_evaluate", lambda n: {"script": "document.getElementById('out').textContent"}),
+                ("accessibility_snapshot", lambda n: {}),
+                ("page_screenshot", lambda n: {}),
+            ]
+            for n in range(start, start + count):
+                name, args = cycle[n % len(cycle)]
+                result = await mcp.call_tool(name, args(n))
+                assert not result.is_error, (name, result.content[0].text[:500])
+
+        async def both(audit_count: int, audit_start: int, call_count: int, call_start: int) -> None:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(audit_some, audit_count, audit_start)
+                nursery.start_soon(call_some, call_count, call_start)
+
+        await both(first_audits, 0, first_calls, 0)
+        await trio.sleep(1)  # spares and closings settle
+        before = measure()
+        await both(audits - first_audits, first_audits, tool_calls - first_calls, first_calls)
+        await trio.sleep(1)
+        after = measure()
+    return before, after
+
+
+def soak_site_routes() -> dict[str, str]:
+    return {f"/soak/{n}.html": PAGE.format(n=n) for n in range(20)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--audits", type=int, default=300)
+    parser.add_argument("--tool-calls", type=int, default=3000)
+    args = parser.parse_args()
+
+    import trio
+
+    from tests.support.chrome import SharedChromium
+    from tests.support.site import Site
+
+    chromium, site = SharedChromium(), Site().start()
+    for path, body in soak_site_routes().items():
+        site.route(path, body)
+    try:
+        with tempfile.TemporaryDirectory(prefix="a11y-soak-") as tmp:
+            started = time.perf_counter()
+            before, after = trio.run(
+                soak, chromium.ws_url, site.url("").rstrip("/"), args.audits, args.tool_calls,
+                Path(tmp), lambda: snapshot(chromium.process.pid, chromium.http_url),
+            )
+            took = time.perf_counter() - started
+    finally:
+        site.stop()
+        chromium.stop()
+    print(f"soak: {args.audits} audits and {args.tool_calls} tool calls in {took:.0f} s "
+          f"(load average {os.getloadavg()[0]:.1f})")
+    print(f"  {'':<16}{'after warm-up':>15}{'at the end':>12}{'growth':>9}")
+    growth = before.growth(after)
+    for name in ("browser_pss_kb", "renderers", "page_targets", "rss_kb", "fds"):
+        print(f"  {name:<16}{getattr(before, name):>15}{getattr(after, name):>12}{growth[name]:>9.1%}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,168 @@
+"""``a11y audit … --baseline REPORT | --baseline-run ID --server URL [--fail-on-new [IMPACT]]``:
+an audit compared with an earlier run, so CI fails on regressions rather than on old debt.
+
+The earlier run is a JSON report (what ``--format json`` writes) or a completed run of a
+service, fetched as its JSON report. Findings are matched by fingerprint (:mod:`audit.diff`).
+Every problem with the baseline is a :class:`BaselineError` whose message is for people;
+the CLI exits 2 with it before the audit starts. Nothing here prints the token.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from audit.diff import Diff
+    from audit.models import AuditResult, Finding
+
+TOKEN_ENV = "A11Y_API_TOKEN"
+FETCH_TIMEOUT = 60.0
+#: Largest baseline report read (a 100,000-finding crawl is about 100 MB).
+MAX_REPORT_BYTES = 256 * 1024 * 1024
+
+
+class BaselineError(Exception):
+    """The baseline cannot be used; the message says why, without any secret."""
+
+
+@dataclass(frozen=True)
+class Baseline:
+    result: AuditResult
+    source: str  #: what it was read from, for messages
+
+
+@dataclass(frozen=True)
+class Comparison:
+    diff: Diff[Finding]
+    source: str
+
+
+def load_baseline(args: argparse.Namespace) -> Baseline | None:
+    """The baseline the arguments name, None when they name none; ``BaselineError`` when
+    they are inconsistent or the baseline cannot be had."""
+    path, run_id, server = args.baseline, args.baseline_run, args.server
+    if path and run_id:
+        raise BaselineError("give either --baseline or --baseline-run, not both")
+    if run_id and not server:
+        raise BaselineError("--baseline-run needs --server URL (the service that ran it)")
+    if server and not run_id:
+        raise BaselineError("--server is only used with --baseline-run ID")
+    if args.fail_on_new and not (path or run_id):
+        raise BaselineError("--fail-on-new needs a baseline: --baseline REPORT or --baseline-run ID")
+    if path:
+        return Baseline(_report_of(_read_file(path), path), path)
+    if run_id:
+        token = args.token or os.environ.get(TOKEN_ENV) or None
+        source = f"run {run_id}"
+        return Baseline(_report_of(_fetch(server, run_id, token), source), source)
+    return None
+
+
+def _read_file(path: str) -> bytes:
+    file = Path(path)
+    try:
+        if file.stat().st_size > MAX_REPORT_BYTES:
+            raise BaselineError(f"cannot use {path}: larger than {MAX_REPORT_BYTES // 2**20} MiB")
+        return file.read_bytes()
+    except OSError as exc:
+        raise BaselineError(f"cannot read {path}: {exc.strerror or type(exc).__name__}") from None
+
+
+def _fetch(server: str, run_id: str, token: str | None) -> bytes:
+    """The run's JSON report from ``GET /audits/{id}/report``."""
+    import httpx
+
+    from audit.urls import without_credentials
+
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # its request line is not the report's
+    from jobs.ids import is_run_id
+
+    if not is_run_id(run_id):
+        raise BaselineError(f"{run_id!r} is not a run id")
+    shown = without_credentials(server)
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    url = f"{server.rstrip('/')}/audits/{run_id}/report"
+    try:
+        with httpx.Client(timeout=FETCH_TIMEOUT) as client:
+            response = client.get(url, params={"format": "json"}, headers=headers)
+    except (httpx.HTTPError, ValueError) as exc:  # ValueError: not a URL httpx can send to
+        raise BaselineError(f"cannot reach the server {shown}: {type(exc).__name__}: {exc}") from None
+    if response.status_code == 200:
+        return response.content
+    reasons = {
+        401: "the server wants a valid token (--token or A11Y_API_TOKEN)",
+        404: f"the server {shown} has no run {run_id}",
+        409: f"run {run_id} has not completed",
+    }
+    reason = reasons.get(response.status_code) or f"the server {shown} answered HTTP {response.status_code}"
+    raise BaselineError(f"cannot fetch the baseline run: {reason}")
+
+
+def _report_of(data: bytes, source: str) -> AuditResult:
+    from pydantic import ValidationError
+
+    from audit.models import AuditResult
+
+    not_a_report = BaselineError(f"{source} is not a JSON report of an audit (as --format json writes it)")
+    try:
+        parsed: Any = json.loads(data)
+    except (ValueError, RecursionError):
+        raise not_a_report from None
+    try:
+        return AuditResult.model_validate(parsed)
+    except ValidationError:
+        raise not_a_report from None
+
+
+def compare(result: AuditResult, baseline: Baseline | None) -> Comparison | None:
+    from audit.diff import diff_items
+
+    if baseline is None:
+        return None
+    return Comparison(diff_items(result.findings, baseline.result.findings), baseline.source)
+
+
+def summary(comparison: Comparison) -> str:
+    counts = comparison.diff.counts()
+    return (f"against the baseline ({comparison.source}): {counts['new']} new, "
+            f"{counts['fixed']} fixed, {counts['unchanged']} unchanged finding(s)")
+
+
+def render_report(result: AuditResult, fmt: str, baseline: Baseline | None,
+                  comparison: Comparison | None) -> str:
+    """The report; SARIF marks each result's baseline state, text adds the comparison."""
+    from audit.reports import render
+    from audit.reports._common import clean
+
+    if baseline is None or comparison is None:
+        return render(result, fmt)
+    if fmt == "sarif":
+        from audit.reports.sarif import render_sarif
+
+        return render_sarif(result, baseline.result)
+    text = render(result, fmt)
+    if fmt != "text":
+        return text
+    counts = comparison.diff.counts()
+    lines = ["", f"Baseline:    {counts['new']} new, {counts['fixed']} fixed, "
+             f"{counts['unchanged']} unchanged (against {comparison.source})"]
+    for finding in comparison.diff.new:
+        lines.append(f"  new   {finding.id:<5} [{finding.impact}] {finding.rule_id} {finding.selector}")
+    for finding in comparison.diff.fixed:
+        lines.append(f"  fixed       [{finding.impact}] {finding.rule_id} {finding.selector}")
+    return text.rstrip("\n") + "\n" + "\n".join(clean(line) for line in lines) + "\n"
+
+
+def new_findings_exit(comparison: Comparison | None, fail_on_new: str | None) -> int:
+    """1 when findings new since the baseline are at or above ``fail_on_new``, else 0."""
+    from audit.scoring import EXIT_FINDINGS, EXIT_OK
+
+    if comparison is None or fail_on_new is None:
+        return EXIT_OK
+    return EXIT_FINDINGS if comparison.diff.new_at_or_above(fail_on_new) else EXIT_OK

@@ -1,0 +1,103 @@
+"""a11y's own checks: rules axe-core runs beside its own, where axe is wrong or silent.
+
+Each check is one module (its ACT rule, WCAG criteria and why, in its docstring) with its
+page-side functions in ``js/``; ``docs/checks.md`` has a section per check, which is its help
+page. Everything reaches axe through one ``axe.configure`` call made right after the bundle is
+loaded into an isolated world (:func:`configuration_script`, called by
+:func:`audit.axe.inject`), so the checks run wherever axe runs: every frame of an audit, the
+finisher that merges frames, and every tool that loads axe the same way. Three kinds:
+
+* :class:`~.spec.Check`: a rule of ours (id ``a11y-…``), selected by its WCAG tags;
+* :class:`~.spec.Override`: a correction to one of axe's rules where the ACT test cases show it
+  wrong, keeping axe's rule id;
+* :data:`~.adopted.ADOPTED`: axe rules ACT maps that axe itself leaves out of tag selection.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Literal
+
+from cdpdriver.scripts import load_script
+
+from . import (
+    bypass_reaches_main,
+    frame_name_purpose,
+    header_has_cells,
+    inert_frame,
+    label_in_name_tolerance,
+    meta_refresh_first,
+    orientation_without_styles,
+    scroll_beyond_padding,
+    symbol_text_contrast,
+    wrapped_line_height,
+)
+from .adopted import ADOPTED
+from .spec import PREFIX, Check, Override
+
+CHECKS: tuple[Check, ...] = (
+    bypass_reaches_main.CHECK,
+    frame_name_purpose.CHECK,
+    header_has_cells.CHECK,
+)
+OVERRIDES: tuple[Override, ...] = (
+    inert_frame.OVERRIDE,
+    label_in_name_tolerance.OVERRIDE,
+    meta_refresh_first.OVERRIDE,
+    orientation_without_styles.OVERRIDE,
+    scroll_beyond_padding.OVERRIDE,
+    symbol_text_contrast.OVERRIDE,
+    wrapped_line_height.OVERRIDE,
+)
+
+__all__ = [
+    "ADOPTED", "CHECKS", "OVERRIDES", "PREFIX",
+    "act_rules_added", "check_impacts", "configuration_script", "engine_of",
+]
+
+
+def engine_of(rule_id: str) -> Literal["axe", "a11y"]:
+    """Which engine decides a rule's results: a check of ours, or axe-core (overrides keep
+    axe's rule ids: axe decides wherever an override does not apply)."""
+    return "a11y" if rule_id.startswith(PREFIX) else "axe"
+
+
+def check_impacts() -> dict[str, str]:
+    """Rule id -> impact of every check of ours (axe's are read from its bundle)."""
+    return {check.rule_id: check.impact for check in CHECKS}
+
+
+def act_rules_added() -> dict[str, list[str]]:
+    """Rule id -> the ACT rules we declare for it: each check of ours, and the axe rules we
+    map beyond axe's own ``actIds`` (:data:`~.adopted.ADOPTED`)."""
+    added = {a.rule_id: list(a.act_rules) for a in ADOPTED if a.act_rules}
+    return {**added, **{check.rule_id: list(check.act_rules) for check in CHECKS}}
+
+
+def _functions(parts: dict[str, str | None]) -> str:
+    """A JavaScript object literal of the given function sources (None left out)."""
+    return "{" + ", ".join(f"{name}: {source}" for name, source in parts.items() if source) + "}"
+
+
+@functools.cache
+def configuration_script() -> str:
+    """The expression that registers every check, override and adopted rule with the axe just
+    loaded (function sources are code; everything else crosses as JSON)."""
+    functions = {
+        **{c.rule_id: _functions({"evaluate": c.script, "after": c.after, "matches": c.matches}) for c in CHECKS},
+        **{o.name: _functions({"wrap": o.script}) for o in OVERRIDES},
+    }
+    table = "{" + ", ".join(f"{json.dumps(key)}: {value}" for key, value in functions.items()) + "}"
+    arguments = [
+        json.dumps([c.axe_rule() for c in CHECKS]),
+        json.dumps([c.axe_check() for c in CHECKS]),
+        table,
+        json.dumps([{"name": o.name, "targets": list(o.targets), "part": o.part} for o in OVERRIDES]),
+        json.dumps([
+            {"id": a.rule_id, "select": a.select, "reviewOnFail": a.review_on_fail, "actIds": list(a.act_rules)}
+            for a in ADOPTED
+        ]),
+        json.dumps(sorted({rule for c in CHECKS for rule in c.supersedes})),
+    ]
+    return f"({load_script(__package__, 'configure_checks')})({', '.join(arguments)})"

@@ -1,0 +1,130 @@
+"""What a check of ours declares, and how that becomes axe-core configuration.
+
+A :class:`Check` is a rule of ours that axe-core runs as if it were its own (``axe.configure``
+with one rule and one check of the same id): it is selected by the same WCAG tags, runs in the
+same isolated world of every frame, is merged across frames by ``axe.finishRun`` and comes
+back in axe's result shape, so findings, scoring and reports need nothing new. Its id starts
+with :data:`PREFIX`, its help page is a section of ``docs/checks.md``.
+
+An :class:`Override` is a correction to one of axe-core's own rules where axe is wrong (a
+false positive the ACT test cases show): a function that receives axe's original ``matches``
+(which elements the rule applies to), ``evaluate`` or ``after`` and returns the replacement.
+It keeps axe's rule id and its verdict everywhere the correction does not apply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+PREFIX = "a11y-"
+#: Where the help sections live; every check's help URL is this plus ``#<rule id>``.
+DOCS_URL = "docs/checks.md"
+#: Marks every rule of ours among axe's tags.
+OWN_TAG = "a11y"
+
+# axe-core's level tags by (version that introduced the criterion, level); AAA criteria are
+# all tagged wcag2aaa and axe has no tag for a 2.2 level A criterion (see audit.rules).
+_LEVEL_TAGS = {
+    ("2.0", "A"): "wcag2a",
+    ("2.0", "AA"): "wcag2aa",
+    ("2.1", "A"): "wcag21a",
+    ("2.1", "AA"): "wcag21aa",
+    ("2.2", "AA"): "wcag22aa",
+}
+
+
+def help_url(anchor: str) -> str:
+    return f"{DOCS_URL}#{anchor}"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One rule of ours. ``script`` names the check's ``evaluate`` function in ``checks/js``
+    (``function (node, options, virtualNode)``, axe's check signature: true passes, false
+    fails, undefined needs review); ``after`` and ``matches`` likewise, when given."""
+
+    rule_id: str
+    act_rules: tuple[str, ...]
+    criteria: tuple[str, ...]
+    level: Literal["A", "AA", "AAA"]
+    #: The WCAG version that introduced the criteria (chooses the level tag).
+    since: Literal["2.0", "2.1", "2.2"]
+    impact: Literal["critical", "serious", "moderate", "minor"]
+    description: str
+    help: str
+    #: axe check messages: ``pass``, ``fail`` and (if it can answer undefined) ``incomplete``.
+    messages: Mapping[str, str]
+    script: str
+    selector: str = "html:not(html *)"
+    after: str | None = None
+    matches: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    page_level: bool = False
+    exclude_hidden: bool = True
+    review_on_fail: bool = False
+    #: axe-core rules this check replaces: they no longer apply to any element.
+    supersedes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.rule_id.startswith(PREFIX):
+            raise ValueError(f"check ids start with {PREFIX!r}: {self.rule_id!r}")
+        if self.level != "AAA" and (self.since, self.level) not in _LEVEL_TAGS:
+            raise ValueError(f"axe-core has no level tag for WCAG {self.since} {self.level}")
+
+    @property
+    def tags(self) -> list[str]:
+        level = "wcag2aaa" if self.level == "AAA" else _LEVEL_TAGS[(self.since, self.level)]
+        criteria = ["wcag" + sc.replace(".", "") for sc in self.criteria]
+        return [OWN_TAG, level, *criteria, "ACT"]
+
+    def axe_rule(self) -> dict[str, Any]:
+        """The rule as ``axe.configure({rules: [...]})`` takes it (matches added page-side)."""
+        return {
+            "id": self.rule_id,
+            "selector": self.selector,
+            "excludeHidden": self.exclude_hidden,
+            "pageLevel": self.page_level,
+            "reviewOnFail": self.review_on_fail,
+            "impact": self.impact,
+            "tags": self.tags,
+            "actIds": list(self.act_rules),
+            "metadata": {
+                "description": self.description,
+                "help": self.help,
+                "helpUrl": help_url(self.rule_id),
+            },
+            "all": [],
+            "any": [self.rule_id],
+            "none": [],
+        }
+
+    def axe_check(self) -> dict[str, Any]:
+        """The check as ``axe.configure({checks: [...]})`` takes it (functions added page-side)."""
+        return {
+            "id": self.rule_id,
+            "options": dict(self.options),
+            "metadata": {"impact": self.impact, "messages": dict(self.messages)},
+        }
+
+
+@dataclass(frozen=True)
+class Override:
+    """A correction to axe-core's rules ``rules`` (their ids are kept): ``script`` is a
+    function expression ``function (original) { return replacement; }`` applied to the
+    ``part`` of each of ``targets`` (check ids for ``evaluate``/``after``, rule ids for
+    ``matches``). ``name`` is its section in ``docs/checks.md``."""
+
+    name: str
+    rules: tuple[str, ...]
+    part: Literal["matches", "evaluate", "after"]
+    targets: tuple[str, ...]
+    script: str
+    act_rules: tuple[str, ...]
+    criteria: tuple[str, ...]
+    description: str
+
+    def __post_init__(self) -> None:
+        if not self.name.startswith(PREFIX):
+            raise ValueError(f"override names start with {PREFIX!r}: {self.name!r}")

@@ -1,0 +1,69 @@
+// Whole script, run once in the screenshots' isolated world after evidence_page_helpers.js:
+// installs globalThis.__a11yShots ({view, top, frame, clear}, the page-side half of
+// audit.screenshots); returns true.
+/* global __a11yLlm */
+(() => {
+  let mark = null;
+  let home = null;
+  // The visible part of the top document, in CSS pixels of the top document.
+  function view() {
+    const vv = window.visualViewport;
+    return {
+      scrollX: window.scrollX, scrollY: window.scrollY,
+      width: vv ? vv.width : window.innerWidth, height: vv ? vv.height : window.innerHeight,
+      dpr: window.devicePixelRatio || 1,
+    };
+  }
+  // Scrolled to the top-left corner (remembering where the page was, for clear()).
+  function top() {
+    if (home === null) home = {x: window.scrollX, y: window.scrollY};
+    window.scrollTo(0, 0);
+    return view();
+  }
+  function draw(box) {
+    if (mark === null) {
+      mark = document.createElement('div');
+      mark.setAttribute('aria-hidden', 'true');
+    }
+    const rules = {
+      position: 'fixed', left: `${box.x - 4}px`, top: `${box.y - 4}px`,
+      width: `${box.width + 8}px`, height: `${box.height + 8}px`, margin: '0', padding: '0',
+      'box-sizing': 'border-box', border: '3px solid #d0006f', background: 'transparent',
+      'box-shadow': '0 0 0 2px #ffffff, inset 0 0 0 1px #ffffff', 'z-index': '2147483647',
+      'pointer-events': 'none', display: 'block', visibility: 'visible', opacity: '1',
+      transform: 'none',
+    };
+    for (const [name, value] of Object.entries(rules)) mark.style.setProperty(name, value, 'important');
+    if (!mark.isConnected) document.documentElement.appendChild(mark);
+  }
+  // The element of a finding's selector scrolled into view (and outlined): its border box in
+  // the top document's coordinates and the view it is in, or {skip: reason}.
+  function frame(selector, outline) {
+    if (home === null) home = {x: window.scrollX, y: window.scrollY};
+    const el = __a11yLlm.resolve(selector);
+    if (!el) return {skip: 'not found (removed, or inside a cross-origin frame)'};
+    if (mark !== null) mark.remove();
+    el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+    const offset = __a11yLlm.frameOffset(el);
+    if (!offset) return {skip: 'inside a cross-origin frame'};
+    // An empty inline element (a link without text) has a place but no width: shot there.
+    if (el.getClientRects().length === 0) return {skip: 'not rendered (it has no box)'};
+    const r = el.getBoundingClientRect();
+    const box = {x: r.left + offset.x, y: r.top + offset.y, width: r.width, height: r.height};
+    if (outline) draw(box);
+    return {
+      box: {x: box.x + window.scrollX, y: box.y + window.scrollY, width: box.width, height: box.height},
+      view: view(),
+    };
+  }
+  // The page as it was: no outline, scrolled back to where it was before top() or frame().
+  function clear() {
+    if (mark !== null) mark.remove();
+    mark = null;
+    if (home !== null) window.scrollTo(home.x, home.y);
+    home = null;
+    return true;
+  }
+  globalThis.__a11yShots = {view, top, frame, clear};
+  return true;
+})()

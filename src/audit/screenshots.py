@@ -1,0 +1,423 @@
+"""Evidence you can see: a screenshot of each finding's element, and a thumbnail of its page,
+taken while the audited page is still open.
+
+Why here, not later: once the tab moves on, the element and its state are gone. The engine
+calls :meth:`RunScreenshots.capture` after axe, the crawl's links and the LLM's evidence, so
+nothing it does can change what those saw; and it leaves the page as it found it (the
+outline removed, the window scrolled back).
+
+What a shot is: the element's border box plus :attr:`ScreenshotPolicy.margin` CSS pixels of
+context on each side, clamped to the visible viewport after the element was scrolled into
+its centre, with the element outlined by an overlay drawn for the shot (a fixed-position box
+in the top document, above the page). Its size in pixels is that clip times the device scale
+factor. PNG keeps text crisp; a shot whose PNG is larger than ``png_limit`` (a photo) is taken
+again as JPEG. The thumbnail is the viewport at the top of the page, as a small JPEG.
+
+Bounds: at most ``per_rule`` shots per rule per page (findings and needs-review items each),
+``max_bytes`` per run (a shot that would exceed it is dropped, and the rest are not taken),
+``timeout`` seconds per page. Elements that cannot be shot are listed with the reason
+(``PageShots.skipped``): not found any more, inside a cross-origin (out-of-process) frame,
+without a box (``display: none``), or scrolled out of reach. Elements in same-origin frames
+and open shadow roots are found through the LLM evidence's resolver (one resolver for both),
+and clipped with their frames' offsets. Best effort, like the LLM's evidence: an error is
+logged and costs the page its remaining shots, never its audit.
+
+Who decides: :class:`~audit.engine.EngineLimits` ``screenshots`` holds one
+:class:`RunScreenshots` per run, or None (the default: plain engine calls stay fast). The
+service sets one for every stored run (``POST /audit`` and jobs), the CLI for ``--format
+html``. Whoever stores a run writes each page's shots as artifacts named by
+:meth:`PageShots.artifacts`; :class:`ScreenshotIndex` maps them back to the result's items.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import math
+import re
+import struct
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import trio
+
+from cdpdriver import CDPError, JavaScriptError, Page, evaluate
+from cdpdriver.protocol import page as page_domain
+from cdpdriver.scripts import call_expression, load_script
+
+from .models import Finding, NeedsReviewItem
+from .urls import without_credentials
+
+log = logging.getLogger(__name__)
+
+WORLD = "a11y-shots"
+ShotKind = Literal["finding", "review", "thumbnail"]
+#: (kind, page URL, rule id, selector, viewport or ""): what names an item across renumbered
+#: ids, viewports and stores.
+ItemKey = tuple[str, str, str, str, str]
+#: The names artifacts of screenshots may have; anything else is not one (and not served).
+ARTIFACT_NAME = re.compile(r"(?:shot-\d{1,6}-\d{1,6}\.(?:png|jpg)|thumb-\d{1,6}\.jpg)")
+_EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg"}
+_SKIPPED_KEPT = 50
+
+
+@dataclass(frozen=True)
+class ScreenshotPolicy:
+    """How much evidence a run takes: shots per rule per page, bytes per run, and the look."""
+
+    per_rule: int = 3
+    max_bytes: int = 20 * 1024 * 1024
+    #: CSS pixels of context around the element, on each side.
+    margin: int = 16
+    #: A PNG shot larger than this is taken again as JPEG at ``quality``.
+    png_limit: int = 48_000
+    quality: int = 80
+    thumbnail_width: int = 320
+    thumbnail_quality: int = 70
+    #: Seconds per page; what was taken by then is kept.
+    timeout: float = 15.0
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One image: a finding's or needs-review item's element, or a page's thumbnail."""
+
+    kind: ShotKind
+    page_url: str
+    media_type: str
+    data: bytes = field(repr=False)
+    width: int
+    height: int
+    #: Device pixels per CSS pixel: the image shows ``width / scale`` CSS pixels.
+    scale: float = 1.0
+    #: The item shot (none for a thumbnail), read when the shot is described: the engine tags
+    #: a page's items with their viewport only once all its viewports are done.
+    item: Finding | NeedsReviewItem | None = field(default=None, repr=False, compare=False)
+    #: Its place among its page's shots (1, 2, ...), whatever the viewport: its name.
+    number: int = 0
+
+    def meta(self) -> dict[str, Any]:
+        meta: dict[str, Any] = {
+            "kind": self.kind, "pageUrl": self.page_url, "width": self.width,
+            "height": self.height, "scale": self.scale,
+        }
+        item = self.item
+        if item is not None:
+            meta.update(itemId=item.id, ruleId=item.rule_id, selector=item.selector)
+            for name in ("viewport", "fingerprint"):
+                if getattr(item, name, None):
+                    meta[name] = getattr(item, name)
+        return meta
+
+
+@dataclass
+class PageShots:
+    """What one page gave: its thumbnail, its elements' shots, and the elements it could not
+    shoot with the reason (``{kind, itemId, ruleId, selector, reason}``)."""
+
+    page_url: str
+    thumbnail: Shot | None = None
+    shots: list[Shot] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return sum(len(s.data) for s in self.images())
+
+    def images(self) -> Iterator[Shot]:
+        if self.thumbnail is not None:
+            yield self.thumbnail
+        yield from self.shots
+
+    def artifacts(self, seq: int) -> list[tuple[str, str, bytes, dict[str, Any]]]:
+        """(name, media type, bytes, meta) of each image, for the page numbered ``seq`` in its
+        run: ``thumb-<seq>.jpg`` (its meta also lists the skipped elements) and
+        ``shot-<seq>-<number>.<png|jpg>``."""
+        rows = []
+        for shot in self.images():
+            meta = shot.meta()
+            if shot.kind == "thumbnail":
+                name = f"thumb-{seq}.jpg"
+                meta["skipped"] = self.skipped[:_SKIPPED_KEPT]
+            else:
+                name = f"shot-{seq}-{shot.number}.{_EXTENSIONS[shot.media_type]}"
+            rows.append((name, shot.media_type, shot.data, meta))
+        return rows
+
+
+class RunScreenshots:
+    """The screenshots of one run: its policy, the bytes it may still take, and what each
+    page gave, by the URL the page was audited as. Make one per run (``spent`` is what the
+    run's pages stored before, when they are audited one at a time by workers)."""
+
+    def __init__(self, policy: ScreenshotPolicy | None = None, *, spent: int = 0) -> None:
+        self.policy = policy or ScreenshotPolicy()
+        self.spent = spent
+        self.pages: dict[str, PageShots] = {}
+
+    @property
+    def remaining(self) -> int:
+        return max(0, self.policy.max_bytes - self.spent)
+
+    async def capture(
+        self,
+        page: Page,
+        page_url: str,
+        findings: Sequence[Finding],
+        needs_review: Sequence[NeedsReviewItem],
+    ) -> PageShots:
+        """The page's thumbnail and its items' shots, within the policy; never raises (but
+        for cancellation from outside), and leaves the page as it was. A page audited at
+        several viewports is captured at each, into the same :class:`PageShots` (one
+        thumbnail, at the first)."""
+        shots = self.pages.setdefault(page_url, PageShots(page_url=page_url))
+        if self.remaining <= 0:
+            shots.skipped.extend(_skip(kind, item, "the run's byte budget is spent")
+                                 for kind, item in _chosen(findings, needs_review, self.policy.per_rule))
+            return shots
+        camera = _Camera(page, self.policy)
+        with trio.move_on_after(self.policy.timeout) as scope:
+            try:
+                await camera.start()
+                await self._shoot_page(camera, shots, findings, needs_review)
+            except (CDPError, JavaScriptError) as exc:
+                log.info("screenshots of %s stopped: %s", without_credentials(page_url), exc)
+            finally:
+                with trio.move_on_after(2, shield=True):
+                    await camera.clear()
+        if scope.cancelled_caught:
+            log.info("screenshots of %s: time limit of %g s reached",
+                     without_credentials(page_url), self.policy.timeout)
+        return shots
+
+    async def _shoot_page(
+        self, camera: _Camera, shots: PageShots, findings: Sequence[Finding],
+        needs_review: Sequence[NeedsReviewItem],
+    ) -> None:
+        if shots.thumbnail is None:
+            thumbnail = await camera.thumbnail(shots.page_url)
+            if thumbnail is not None and self._affords(thumbnail):
+                shots.thumbnail = thumbnail
+        for kind, item in _chosen(findings, needs_review, self.policy.per_rule):
+            if self.remaining <= 0:
+                shots.skipped.append(_skip(kind, item, "the run's byte budget is spent"))
+                continue
+            shot, reason = await camera.element(kind, item, len(shots.shots) + 1)
+            if shot is None:
+                shots.skipped.append(_skip(kind, item, reason))
+            elif not self._affords(shot):
+                shots.skipped.append(_skip(kind, item, "the run's byte budget is spent"))
+                self.spent = self.policy.max_bytes  # the next ones would not fit either
+            else:
+                shots.shots.append(shot)
+
+    def _affords(self, shot: Shot) -> bool:
+        if len(shot.data) > self.remaining:
+            return False
+        self.spent += len(shot.data)
+        return True
+
+
+def _chosen(
+    findings: Sequence[Finding], needs_review: Sequence[NeedsReviewItem], per_rule: int
+) -> Iterator[tuple[ShotKind, Finding | NeedsReviewItem]]:
+    """The items to shoot: findings, then needs-review items, ``per_rule`` of each rule each."""
+    groups: tuple[tuple[ShotKind, Sequence[Finding | NeedsReviewItem]], ...] = (
+        ("finding", findings), ("review", needs_review),
+    )
+    for kind, items in groups:
+        taken: dict[str, int] = {}
+        for item in items:
+            if taken.get(item.rule_id, 0) < per_rule:
+                taken[item.rule_id] = taken.get(item.rule_id, 0) + 1
+                yield kind, item
+
+
+def _skip(kind: str, item: Finding | NeedsReviewItem, reason: str) -> dict[str, str]:
+    return {"kind": kind, "itemId": item.id, "ruleId": item.rule_id, "selector": item.selector,
+            "reason": reason}
+
+
+def clip_box(box: Mapping[str, float], view: Mapping[str, float], margin: float) -> dict[str, int] | None:
+    """The clip of a shot in the top document's CSS pixels: ``box`` grown by ``margin`` on each
+    side, to whole pixels, and cut to the visible ``view`` (which also keeps it on the page);
+    None when nothing of it is visible."""
+    left = max(math.floor(box["x"] - margin), math.ceil(view["scrollX"]), 0)
+    top = max(math.floor(box["y"] - margin), math.ceil(view["scrollY"]), 0)
+    right = min(math.ceil(box["x"] + box["width"] + margin), math.floor(view["scrollX"] + view["width"]))
+    bottom = min(math.ceil(box["y"] + box["height"] + margin), math.floor(view["scrollY"] + view["height"]))
+    if right <= left or bottom <= top:
+        return None
+    return {"x": left, "y": top, "width": right - left, "height": bottom - top}
+
+
+class _Camera:
+    """The CDP half: an isolated world holding the page-side helpers (``js/evidence_shots.js``
+    on the LLM evidence's resolver), and ``Page.captureScreenshot`` of clips."""
+
+    def __init__(self, page: Page, policy: ScreenshotPolicy) -> None:
+        self.page = page
+        self.policy = policy
+        self.world: int | None = None
+
+    async def start(self) -> None:
+        self.world = await self.page.isolated_world(name=WORLD)
+        await self._eval(load_script("audit", "evidence_page_helpers"))
+        await self._eval(load_script("audit", "evidence_shots"))
+
+    async def _eval(self, expression: str) -> Any:
+        return await evaluate(self.page.session, expression, self.world, timeout=10)
+
+    async def _call(self, name: str, *args: Any) -> Any:
+        return await self._eval(call_expression(f"__a11yShots.{name}", *args))
+
+    async def clear(self) -> None:
+        if self.world is not None:
+            try:
+                await self._call("clear")
+            except (CDPError, JavaScriptError) as exc:
+                log.debug("could not clear the screenshot outline: %s", exc)
+
+    async def thumbnail(self, page_url: str) -> Shot | None:
+        view = await self._call("top")
+        width, height = float(view["width"]), float(view["height"])
+        if width <= 0 or height <= 0:
+            return None
+        scale = min(1.0, self.policy.thumbnail_width / (width * float(view["dpr"])))
+        clip = {"x": 0, "y": 0, "width": math.floor(width), "height": math.floor(height)}
+        data = await self._capture(clip, "jpeg", self.policy.thumbnail_quality, scale)
+        size = image_size(data)
+        return Shot("thumbnail", page_url, "image/jpeg", data, *size, scale=round(scale * float(view["dpr"]), 4))
+
+    async def element(
+        self, kind: ShotKind, item: Finding | NeedsReviewItem, number: int
+    ) -> tuple[Shot | None, str]:
+        """The item's shot, or None and why not."""
+        framed = await self._call("frame", item.selector, True)
+        if not isinstance(framed, dict) or "skip" in framed:
+            return None, str((framed or {}).get("skip", "not found"))
+        clip = clip_box(framed["box"], framed["view"], self.policy.margin)
+        if clip is None:
+            return None, "outside the part of the page that can be scrolled into view"
+        data = await self._capture(clip, "png", None, 1.0)
+        media_type = "image/png"
+        if len(data) > self.policy.png_limit:
+            data = await self._capture(clip, "jpeg", self.policy.quality, 1.0)
+            media_type = "image/jpeg"
+        width, height = image_size(data)
+        return Shot(
+            kind, item.page_url, media_type, data, width, height,
+            scale=float(framed["view"]["dpr"]), item=item, number=number,
+        ), ""
+
+    async def _capture(self, clip: Mapping[str, float], fmt: str, quality: int | None, scale: float) -> bytes:
+        data = await self.page.session.execute(
+            page_domain.capture_screenshot(
+                format=fmt,  # type: ignore[arg-type]
+                quality=quality,
+                clip=page_domain.Viewport(scale=scale, **clip),
+            ),
+            timeout=15,
+        )
+        return base64.b64decode(data)
+
+
+def image_size(data: bytes) -> tuple[int, int]:
+    """(width, height) in pixels of a PNG or baseline/progressive JPEG; (0, 0) otherwise."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        width, height = struct.unpack(">II", data[16:24])
+        return int(width), int(height)
+    if data[:2] != b"\xff\xd8":
+        return 0, 0
+    at = 2
+    while at + 9 < len(data):
+        if data[at] != 0xFF:
+            return 0, 0
+        marker = data[at + 1]
+        length = struct.unpack(">H", data[at + 2:at + 4])[0]
+        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+            height, width = struct.unpack(">HH", data[at + 5:at + 9])
+            return int(width), int(height)
+        at += 2 + length
+    return 0, 0
+
+
+# --------------------------------------------------------------------------- back to items
+
+
+@dataclass(frozen=True)
+class Image:
+    """A stored or captured image as a report shows it: inline (``data``) or by its artifact
+    ``name`` (the dashboard fetches those with the API token)."""
+
+    media_type: str
+    width: int
+    height: int
+    scale: float = 1.0
+    data: bytes | None = field(default=None, repr=False)
+    name: str = ""
+
+    @property
+    def css_width(self) -> int:
+        return max(1, round(self.width / (self.scale or 1.0)))
+
+    @property
+    def css_height(self) -> int:
+        return max(1, round(self.height / (self.scale or 1.0)))
+
+    def data_url(self) -> str:
+        return f"data:{self.media_type};base64,{base64.b64encode(self.data or b'').decode('ascii')}"
+
+
+def item_key(kind: str, item: Finding | NeedsReviewItem) -> ItemKey:
+    return (kind, item.page_url, item.rule_id, item.selector, getattr(item, "viewport", None) or "")
+
+
+@dataclass
+class ScreenshotIndex:
+    """Images by the item (:data:`ItemKey`) or page URL they show: how a result, whose ids
+    were renumbered across pages, finds its items' shots."""
+
+    items: dict[ItemKey, Image] = field(default_factory=dict)
+    thumbnails: dict[str, Image] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.items or self.thumbnails)
+
+    def for_item(self, kind: str, item: Finding | NeedsReviewItem) -> Image | None:
+        return self.items.get(item_key(kind, item))
+
+    def for_page(self, url: str) -> Image | None:
+        return self.thumbnails.get(url)
+
+    @classmethod
+    def of_pages(cls, pages: Iterable[PageShots]) -> ScreenshotIndex:
+        """The images of a run captured in this process (the CLI's)."""
+        index = cls()
+        for page in pages:
+            for shot in page.images():
+                image = Image(shot.media_type, shot.width, shot.height, shot.scale, shot.data)
+                index._add(shot.meta(), image)
+        return index
+
+    @classmethod
+    def of_artifacts(cls, rows: Iterable[tuple[str, str, Mapping[str, Any] | None, bytes | None]]) -> ScreenshotIndex:
+        """The images of a stored run from its artifacts' (name, media type, meta, data);
+        ``data`` None for images shown by name. Rows that are not screenshots are ignored."""
+        index = cls()
+        for name, media_type, meta, data in rows:
+            if not ARTIFACT_NAME.fullmatch(name) or not meta:
+                continue
+            image = Image(media_type, int(meta.get("width") or 0), int(meta.get("height") or 0),
+                          float(meta.get("scale") or 1.0), data, name)
+            index._add(meta, image)
+        return index
+
+    def _add(self, meta: Mapping[str, Any], image: Image) -> None:
+        if meta.get("kind") == "thumbnail":
+            self.thumbnails[str(meta.get("pageUrl", ""))] = image
+        else:
+            key = (str(meta.get("kind")), str(meta.get("pageUrl", "")), str(meta.get("ruleId", "")),
+                   str(meta.get("selector", "")), str(meta.get("viewport") or ""))
+            self.items[key] = image
