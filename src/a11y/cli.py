@@ -112,11 +112,26 @@ def build_parser() -> argparse.ArgumentParser:
                      "devtools, all (default all; see README); adds to --namespaces and --tools")
     mcp.add_argument("--namespaces", default=None, help="comma-separated namespaces to expose")
     mcp.add_argument("--tools", default=None, help="comma-separated tool names to expose")
+    mcp.add_argument("--max-result-size", type=_result_budget, default=None, metavar="CHARS",
+                     help="budget of one tool result in characters of JSON; longer strings in "
+                          "it are cut and the result says so (default 1,000,000)")
     mcp.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
     mcp.add_argument("--host", default="127.0.0.1")
     mcp.add_argument("--port", type=int, default=8931)
     mcp.set_defaults(handler="a11y.mcp_server:run")
     return parser
+
+
+def _result_budget(text: str) -> int:
+    """``--max-result-size``: a whole number of characters, at least 10,000 (a smaller
+    budget would cut ordinary results such as a page snapshot)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 10_000:
+        raise argparse.ArgumentTypeError(f"{value} is below the smallest budget, 10000")
+    return value
 
 
 def _add_browser_url(parser: argparse.ArgumentParser) -> None:

@@ -26,6 +26,7 @@ from tools import catalog as tool_catalog
 from tools.registry import Outcome, call, catalog
 
 from . import __version__
+from .result_budget import dumps, fit, text_for
 
 if TYPE_CHECKING:
     import mcp_types as types
@@ -82,6 +83,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         init_scripts=scripts,
         namespaces=namespaces,
         tools=tools,
+        **({"max_result_chars": args.max_result_size} if args.max_result_size else {}),
     )
 
 
@@ -120,7 +122,7 @@ def build_server(config: ServerConfig) -> Server[ToolSession]:
         tool_catalog.load()
         async with session.call_lock:
             outcome = await call(session, params.name, params.arguments)
-        return _result(outcome)
+        return _result(outcome, config.max_result_chars)
 
     return Server(
         "a11y",
@@ -132,17 +134,22 @@ def build_server(config: ServerConfig) -> Server[ToolSession]:
     )
 
 
-def _result(outcome: Outcome) -> types.CallToolResult:
-    """The data as JSON text and structured content; pictures as image blocks after it."""
+def _result(outcome: Outcome, max_chars: int) -> types.CallToolResult:
+    """The data as structured content, within the result budget, and as text (the JSON when
+    small, a note and a preview when large: :mod:`a11y.result_budget`); pictures as image
+    blocks after it."""
     import mcp_types as types
 
-    text = json.dumps(outcome.data, ensure_ascii=False, separators=(",", ":"))
+    data, original_size = fit(outcome.data, max_chars)
+    text = dumps(data)
     images = [types.ImageContent(type="image", data=image.base64(), mime_type=image.mime_type)
               for image in outcome.images]
+    meta = None if original_size is None else {"a11y/truncated": True, "a11y/originalChars": original_size}
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=text), *images],
-        structured_content=outcome.data if outcome.ok else None,
+        content=[types.TextContent(type="text", text=text_for(data, text, original_size)), *images],
+        structured_content=data if outcome.ok else None,
         is_error=not outcome.ok,
+        _meta=meta,
     )
 
 

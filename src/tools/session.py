@@ -43,6 +43,8 @@ class ServerConfig:
     tools: set[str] | None = None
     extensions: bool = True
     launch_timeout: float = 30.0
+    #: The budget of one tool result, in characters of JSON (``--max-result-size``).
+    max_result_chars: int = 1_000_000
 
 
 class ToolSession:
