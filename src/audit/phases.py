@@ -6,8 +6,8 @@ them. The phases, in the order a page passes through them: ``lease`` (a tab read
 page; ``context`` is the part of it spent making a browser context, for a page that found no
 prepared one), ``navigate`` (to ``load``), ``settle``, ``inject`` (axe into the top frame),
 ``axe`` (the run, child frames included), ``finish`` (merging the frames' results), ``links``
-(for the crawl), ``identify`` (the findings' elements described for their fingerprints),
-``close`` (what closing costs the page before it is reported; the rest runs in the
+(for the crawl), ``identify`` (the findings' elements described for their fingerprints), ``screenshots``
+(the evidence pictures, when the run takes them), ``close`` (what closing costs the page before it is reported; the rest runs in the
 background). Phases that overlap (axe is injected while the page settles) are each
 measured whole, so they need not add up to the page's wall time, which is ``total``.
 """

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .database import read_transaction, write_transaction
@@ -34,14 +34,10 @@ class Baseline:
     set_at: datetime
 
 
-def _engine(store: Store) -> Engine:
-    return store._engine  # this package's own pool: the queries by site live beside Store's
-
-
 def set_baseline(store: Store, site: str, run_id: str) -> Baseline:
     """Make ``run_id`` the baseline of ``site``. ``NotFound`` without such a run,
     ``WrongSite`` when it is another site's, ``Conflict`` unless it completed."""
-    with write_transaction(_engine(store)) as conn:
+    with write_transaction(store.engine) as conn:
         run = conn.execute(select(runs.c.site, runs.c.status).where(runs.c.id == run_id)).first()
         if run is None:
             raise NotFound(f"no run {run_id}")
@@ -62,7 +58,7 @@ def set_baseline(store: Store, site: str, run_id: str) -> Baseline:
 def get_baseline(store: Store, site: str) -> Baseline | None:
     """The site's baseline, None when none was set (or its run was deleted)."""
     query = select(site_baselines).where(site_baselines.c.site == site)
-    with read_transaction(_engine(store)) as conn:
+    with read_transaction(store.engine) as conn:
         row = conn.execute(query).first()
     return None if row is None else Baseline(row.site, row.run_id, row.set_at)
 
@@ -77,7 +73,7 @@ def site_history(store: Store, site: str, *, limit: int = 50) -> list[Run]:
         .order_by(runs.c.created_at.desc(), runs.c.id.desc())
         .limit(limit)
     )
-    with read_transaction(_engine(store)) as conn:
+    with read_transaction(store.engine) as conn:
         newest_first = [Run(**row._mapping) for row in conn.execute(query)]
     return newest_first[::-1]
 

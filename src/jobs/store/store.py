@@ -80,7 +80,7 @@ class Store:
 
     @property
     def engine(self) -> Engine:
-        """For the store's satellite modules (``artifacts``), which keep their own tables."""
+        """For the store's satellite modules (``artifacts``, ``sites``), which keep their own queries."""
         return self._engine
 
     def close(self) -> None:
