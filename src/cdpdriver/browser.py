@@ -9,6 +9,7 @@ on every exit path.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -231,19 +232,27 @@ async def _browser_scope(
                 nursery.start_soon(_watch_process, process, connection)
             browser = Browser(connection, nursery, process)
             try:
-                try:
-                    await browser._read_version(timeout)
-                except CDPError as exc:
-                    if process is not None and process.process.poll() is not None:
-                        raise BrowserLaunchError(process.exit_message()) from exc
-                    raise BrowserLaunchError(f"browser did not answer: {exc}") from exc
+                await _first_answer(browser, process, timeout)
                 yield browser
                 if process is not None:
                     await browser.close()
             finally:
+                # A cancelled caller has cancelled the websocket's reader task with it: no
+                # reply to a close frame could be read, so the socket is dropped instead.
+                handshake = trio.current_effective_deadline() != -math.inf
                 with trio.CancelScope(shield=True):
-                    await connection.aclose()
+                    await connection.aclose(handshake=handshake)
                 nursery.cancel_scope.cancel()
+
+
+async def _first_answer(browser: Browser, process: BrowserProcess | None, timeout: float) -> None:
+    """Read the version; no answer is a launch error naming the exit, if the process died."""
+    try:
+        await browser._read_version(timeout)
+    except CDPError as exc:
+        if process is not None and process.process.poll() is not None:
+            raise BrowserLaunchError(process.exit_message()) from exc
+        raise BrowserLaunchError(f"browser did not answer: {exc}") from exc
 
 
 @asynccontextmanager

@@ -296,12 +296,16 @@ class Connection:
                 sub._end()
         self.closed.set()
 
-    async def aclose(self) -> None:
+    async def aclose(self, *, handshake: bool = True) -> None:
+        """Fail everything pending and close the transport.
+
+        ``handshake=False`` drops the transport at once: for a caller whose cancellation
+        has also ended the task that would read the peer's answer to a close frame.
+        """
         self._shutdown(BrowserClosed("connection closed by the client"))
-        # Bounded: a websocket close handshake needs the (possibly cancelled) reader to
-        # see the peer's reply; never let that wait keep a cancelled caller hanging.
+        # Bounded either way: never let a close keep a cancelled caller hanging.
         with trio.CancelScope(shield=True), trio.move_on_after(CLOSE_TIMEOUT):
-            await self.transport.aclose()
+            await self.transport.aclose(handshake=handshake)
 
     # -- commands --------------------------------------------------------
 
@@ -315,9 +319,9 @@ class Connection:
     ) -> dict[str, Any]:
         """Send one command and return its ``result`` object."""
         if self._closed is not None:
-            raise _fresh(self._closed)
+            raise await _caller_failure(self._closed)
         if session_id is not None and session_id in self._dead_sessions:
-            raise _fresh(self._dead_sessions[session_id])
+            raise await _caller_failure(self._dead_sessions[session_id])
         command_id = next(self._ids)
         message: dict[str, Any] = {"id": command_id, "method": method}
         if params:
@@ -336,7 +340,7 @@ class Connection:
         if not slot.done.is_set():
             raise CommandTimeout(method, limit)
         if slot.error is not None:
-            raise _fresh(slot.error)
+            raise await _caller_failure(slot.error)
         return slot.reply  # type: ignore[return-value]
 
     async def execute(
@@ -368,6 +372,7 @@ class Connection:
         one deadline; each reply settles with its result or its own failure."""
         refused = self._closed or (self._dead_sessions.get(session_id) if session_id is not None else None)
         if refused is not None:
+            await trio.lowlevel.checkpoint_if_cancelled()
             for _, reply in requests:
                 reply._settle(None, _fresh(refused))
             return
@@ -395,6 +400,8 @@ class Connection:
         finally:
             for command_id, _, _ in slots:
                 self._pending.pop(command_id, None)
+        if failure is not None or any(slot.error is not None for _, slot, _ in slots):
+            await trio.lowlevel.checkpoint_if_cancelled()
         for _, slot, reply in slots:
             if slot.done.is_set():
                 reply._settle(slot.reply, _fresh(slot.error) if slot.error is not None else None)
@@ -534,6 +541,16 @@ class Connection:
         for key in [k for k in self._subscribers if k[0] == session_id]:
             for sub in self._subscribers.pop(key, []):
                 sub._end()
+
+
+async def _caller_failure(error: CDPError) -> CDPError:
+    """The failure to raise to a caller: ``error``, unless the caller is cancelled.
+
+    The reader fails every pending and later command when it is cancelled, and a caller
+    cancelled by the same scope can be scheduled after it: that caller must see its own
+    cancellation (raised here), not the secondary "closed by the client"."""
+    await trio.lowlevel.checkpoint_if_cancelled()
+    return _fresh(error)
 
 
 def _fresh(error: CDPError) -> CDPError:

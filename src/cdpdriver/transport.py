@@ -25,7 +25,7 @@ class Transport(Protocol):
 
     async def receive(self) -> str | bytes: ...
 
-    async def aclose(self) -> None: ...
+    async def aclose(self, *, handshake: bool = True) -> None: ...
 
 
 class WebSocketTransport:
@@ -56,8 +56,14 @@ class WebSocketTransport:
         except trio_websocket.ConnectionClosed as exc:
             raise BrowserClosed(f"websocket closed: {exc.reason}") from None
 
-    async def aclose(self) -> None:
-        await self._ws.aclose()
+    async def aclose(self, *, handshake: bool = True) -> None:
+        """Close politely (a close frame, then the peer's answer) or, without
+        ``handshake``, drop the socket: trio-websocket closes its stream when its close is
+        cancelled, and the scope here is cancelled before the close begins."""
+        with trio.CancelScope() as scope:
+            if not handshake:
+                scope.cancel()
+            await self._ws.aclose()
 
 
 class PipeTransport:
@@ -107,7 +113,7 @@ class PipeTransport:
             start = end + 1
         self._buffer += chunk[start:]
 
-    async def aclose(self) -> None:
+    async def aclose(self, *, handshake: bool = True) -> None:
         for stream in (self._out, self._in):
             try:
                 await stream.aclose()
