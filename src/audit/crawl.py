@@ -12,6 +12,7 @@ ends the crawl early (it propagates out of ``audit_one``).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import trio
@@ -20,9 +21,28 @@ from .page_audit import PageAudit
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
-#: ``audit_one(url, want_links)`` (or, see ``reports_loaded``, ``(url, want_links, loaded)``).
+#: ``audit_one(url, want_links)`` (or, see ``reports_loaded``, ``(url, want_links, progress)``).
 AuditOne = Callable[..., Awaitable[PageAudit]]
 OnAudit = Callable[[PageAudit], None]
+
+
+@dataclass(frozen=True)
+class PageProgress:
+    """What a page's audit tells the crawl before it ends, so the crawl can decide the next
+    pages while this one is still audited: its document's URL (``loaded``, once known) and
+    its links (``linked``, once the document has settled; axe changes no link)."""
+
+    loaded: Callable[[str], None]
+    linked: Callable[[list[str]], None]
+
+
+@dataclass(frozen=True)
+class PendingStart:
+    """A start page the crawl audits itself (its links can start the next level before its
+    audit ends); a failure of ``audit`` is the crawl's, and ends it."""
+
+    url: str
+    audit: Callable[[PageProgress], Awaitable[PageAudit]]
 
 
 def normalize_url(url: str, base: str | None = None) -> str | None:
@@ -85,14 +105,20 @@ class _Page:
         self.audit: PageAudit | None = None
         #: The document's URL once loaded ("" for a page that failed); None while unknown.
         self.final_url: str | None = None
+        #: The document's links once known (the first report wins); None while unknown.
+        self.links: list[str] | None = None
 
     def loaded(self, final_url: str) -> None:
         if self.final_url is None:
             self.final_url = final_url
 
+    def linked(self, links: list[str]) -> None:
+        if self.links is None:
+            self.links = list(links)
+
 
 async def crawl_site(
-    start: PageAudit,
+    start: PageAudit | PendingStart,
     audit_one: AuditOne,
     *,
     depth: int,
@@ -103,7 +129,8 @@ async def crawl_site(
     reports_loaded: bool = False,
     by_level: bool = False,
 ) -> list[PageAudit]:
-    """``start`` (already audited) plus every page reachable within ``depth`` link hops,
+    """``start`` (audited already, or :class:`PendingStart`) plus every page reachable within
+    ``depth`` link hops,
     at most ``max_pages`` pages in all (failed and skipped pages count), in breadth-first
     order.
 
@@ -115,8 +142,10 @@ async def crawl_site(
     in flight across levels, and the result is reported in the order, not as it came.
 
     With ``reports_loaded``, ``audit_one`` is called as ``audit_one(url, want_links,
-    loaded)`` and calls ``loaded(final_url)`` as soon as the page's document is known, so
-    the next level's order is settled while the last pages of this one are still audited.
+    progress)`` and reports through :class:`PageProgress` the page's document URL and links
+    as soon as they are known, so the next level's order is settled, and its pages started,
+    while the pages of this one are still audited. A page that fails after reporting its
+    links keeps them (they are the links of a document that loaded), in either mode.
     ``by_level`` makes every level wait until the one before it is done (the plain crawl,
     kept to measure the difference and to compare the two).
     """
@@ -143,12 +172,18 @@ class _Crawl:
         reports_loaded: bool,
         by_level: bool,
     ) -> None:
-        known = [start.page.url, *start_urls, start.final_url]
+        if isinstance(start, PageAudit):
+            first = _Page(start.page.url, True)
+            first.audit, first.final_url, first.links = start, start.final_url, start.links
+            self.pending_start: PendingStart | None = None
+            known = [start.page.url, *start_urls, start.final_url]
+        else:
+            first = _Page(start.url, True)
+            self.pending_start = start
+            known = [start.url, *start_urls]
         self.frontier = Frontier(u for u in known if u)
         for url in known:
             self.frontier.mark(url)
-        first = _Page(start.page.url, True)
-        first.audit, first.final_url = start, start.final_url
         self.levels: list[list[_Page]] = [[first]]
         self.audit_one = audit_one
         self.depth = depth
@@ -165,6 +200,8 @@ class _Crawl:
 
     async def run(self) -> list[PageAudit]:
         async with trio.open_nursery() as nursery:
+            if self.pending_start is not None:
+                nursery.start_soon(self._audit, self.levels[0][0])
             while self._scan(nursery):
                 await self.changed.wait()
                 self.changed = trio.Event()
@@ -186,9 +223,9 @@ class _Crawl:
             room = self.max_pages - sum(len(lv) for lv in self.levels[:-1])
             while self.position < len(level):
                 page = level[self.position]
-                if page.audit is None:
+                if page.links is None:
                     return True
-                for url in self.frontier.new_links(page.audit.links):
+                for url in self.frontier.new_links(page.links):
                     if len(following) < room:
                         following.append(_Page(url, self.scanning + 1 < self.depth))
                         nursery.start_soon(self._audit, following[-1])
@@ -200,19 +237,29 @@ class _Crawl:
 
     async def _audit(self, page: _Page) -> None:
         async with self.limiter:
-            if self.reports_loaded:
-                audit = await self.audit_one(page.url, page.want_links, self._loaded(page))
+            if page is self.levels[0][0] and self.pending_start is not None:
+                audit = await self.pending_start.audit(self._progress(page))
+            elif self.reports_loaded:
+                audit = await self.audit_one(page.url, page.want_links, self._progress(page))
             else:
                 audit = await self.audit_one(page.url, page.want_links)
         page.loaded(audit.final_url)
+        page.linked(audit.links)
         page.audit = audit
         self.changed.set()
         if self.on_audit is not None:
             self.on_audit(audit)
 
-    def _loaded(self, page: _Page) -> Callable[[str], None]:
+    def _progress(self, page: _Page) -> PageProgress:
+        """Reports that wake the scan: a page's document URL and its links (a level-by-level
+        crawl records them too, but scans a level only once all of it is done)."""
+
         def loaded(final_url: str) -> None:
             page.loaded(final_url)
             self.changed.set()
 
-        return loaded
+        def linked(links: list[str]) -> None:
+            page.linked(links)
+            self.changed.set()
+
+        return PageProgress(loaded, linked)

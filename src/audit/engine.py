@@ -29,7 +29,7 @@ from cdpdriver.scripts import load_script
 from .auth import LoginRunner, prepare_auth
 from .axe import FRAME_TIMEOUT, PartialRunner, finish_run
 from .axe_bundle import rule_impacts
-from .crawl import crawl_site, normalize_url
+from .crawl import PageProgress, PendingStart, crawl_site, normalize_url
 from .egress import egress_proxy
 from .element_identity import element_identities
 from .failures import AuditFailed, failures_classified
@@ -124,11 +124,11 @@ async def _limited_page_audit(
     collect_links: bool,
     allow: frozenset[str] = frozenset(),
     tabs: TabSource | None = None,
-    on_loaded: Callable[[str], None] | None = None,
+    progress: PageProgress | None = None,
 ) -> PageAudit:
     """One page under the service-wide page limit; failures are still unclassified."""
     async with limits.page_limiter or nullcontext():
-        return await _audit_page(browser, url, request, limits, collect_links, allow, tabs, on_loaded)
+        return await _audit_page(browser, url, request, limits, collect_links, allow, tabs, progress)
 
 
 async def _audit_page(
@@ -139,7 +139,7 @@ async def _audit_page(
     collect_links: bool,
     allow: frozenset[str],
     tabs: TabSource | None = None,
-    on_loaded: Callable[[str], None] | None = None,
+    progress: PageProgress | None = None,
 ) -> PageAudit:
     clock = PhaseClock()
     source = tabs or SingleTabs(
@@ -150,7 +150,7 @@ async def _audit_page(
         first_viewport = viewports[0] if viewports else None
         await prepare_auth(browser, source, tab, request, limits.login_runner, first_viewport, clock)
         audit = await audit_on_each(tab, viewports, lambda first: _audit_in_tab(
-            browser, tab, url, request, limits, collect_links and first, clock, on_loaded if first else None
+            browser, tab, url, request, limits, collect_links and first, clock, progress if first else None
         ))
         # A frame that hung, or a document that is not a page, may still hold the renderer.
         tab.spoiled |= bool(audit.page.untested_frames) or audit.page.status != "ok"
@@ -167,18 +167,20 @@ async def _audit_in_tab(
     limits: EngineLimits,
     collect_links: bool,
     clock: PhaseClock,
-    on_loaded: Callable[[str], None] | None = None,
+    progress: PageProgress | None = None,
 ) -> PageAudit:
     """Load ``url`` in the tab, let it settle, run axe over its frames, map the results.
 
-    ``on_loaded`` hears the document's URL as soon as it is known, if it is ``url`` itself
-    (a redirected page's target is only final once the page is done: it may still fail)."""
+    ``progress`` hears the document's URL as soon as it is known, if it is ``url`` itself
+    (a redirected page's target is only final once the page is done: it may still fail),
+    and the links once the page has settled, before axe runs, so a crawl can start the
+    pages they lead to meanwhile."""
     options = axe_run_options(request.version, request.level, request.best_practices)
     page = tab.page
     with clock.phase("navigate"):
         doc = await _load(page, url, limits, tab.guard)
-    if on_loaded is not None and normalize_url(doc.url) == normalize_url(url):
-        on_loaded(doc.url)
+    if progress is not None and normalize_url(doc.url) == normalize_url(url):
+        progress.loaded(doc.url)
     if not doc.is_html:
         return _skipped(url, doc)
     runner = PartialRunner(
@@ -188,16 +190,18 @@ async def _audit_in_tab(
         waiting.start_soon(runner.prepare)
         with clock.phase("settle"):
             await settle(page, limits.settle_timeout)
+    links: list[str] = []
+    if collect_links:
+        with clock.phase("links"):
+            links = await _links(page)
+        if progress is not None:
+            progress.linked(links)
     with clock.phase("axe"):
         run = await runner.run()
     results = run.results
     if results is None:
         with clock.phase("finish"):
             results = await finish_run(browser, run.partials, options, timeout=limits.audit_timeout)
-    links: list[str] = []
-    if collect_links:
-        with clock.phase("links"):
-            links = await _links(page)
     evidence = await collect_page_evidence(page, request, results, url)
     audit = _page_audit(url, doc, results, request, run.untested_frames, links, evidence)
     with clock.phase("identify"):  # while the page is open: its elements name the items
@@ -375,29 +379,34 @@ async def _audit_site(
 ) -> list[PageAudit]:
     """The start page (its failure is the audit's, classified by :func:`run_audit`), then
     the crawl, where each page's failure is classified on its own and only a crashed browser
-    ends the audit."""
+    ends the audit. A crawl audits the start page itself, so the pages it links to start as
+    soon as its links are known."""
     crawl = request.crawl
-    start = await _limited_page_audit(browser, request.url, request, limits, crawling, tabs=tabs)
-    if start.page.status == "skipped":
-        raise AuditFailed(
-            "audit_failed",
-            f"{request.url} is not an HTML page and cannot be audited.",
-            [{"url": request.url, "reason": start.page.error.message if start.page.error else ""}],
-        )
 
     def notify(audit: PageAudit) -> None:
         if on_page is not None:
             on_page(audit.page)
 
-    notify(start)
+    async def audit_start(progress: PageProgress | None = None) -> PageAudit:
+        start = await _limited_page_audit(browser, request.url, request, limits, crawling, tabs=tabs, progress=progress)
+        if start.page.status == "skipped":
+            raise AuditFailed(
+                "audit_failed",
+                f"{request.url} is not an HTML page and cannot be audited.",
+                [{"url": request.url, "reason": start.page.error.message if start.page.error else ""}],
+            )
+        return start
+
     if not crawling:
+        start = await audit_start()
+        notify(start)
         return [start]
 
-    async def audit_one(url: str, want_links: bool, loaded: Callable[[str], None]) -> PageAudit:
+    async def audit_one(url: str, want_links: bool, progress: PageProgress) -> PageAudit:
         try:
             with failures_classified(browser):
                 audit = await _limited_page_audit(
-                    browser, url, request, limits, want_links, tabs=tabs, on_loaded=loaded
+                    browser, url, request, limits, want_links, tabs=tabs, progress=progress
                 )
             audit.axe_results = None  # a long crawl must not hold every page's raw results
             return audit
@@ -409,7 +418,7 @@ async def _audit_site(
             return PageAudit(PageResult(url=url, status="failed", http_status=status, error=failure.error_info()))
 
     return await crawl_site(
-        start,
+        PendingStart(request.url, audit_start),
         audit_one,
         depth=crawl.depth,
         max_pages=crawl.max_pages,

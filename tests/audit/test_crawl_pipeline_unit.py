@@ -8,7 +8,8 @@ import random
 import pytest
 import trio
 
-from audit.crawl import crawl_site
+from audit.crawl import PendingStart, crawl_site
+from audit.failures import AuditFailed
 from audit.models import PageResult
 from audit.page_audit import PageAudit
 
@@ -25,13 +26,16 @@ def fake_site(seed: int, slow: dict[int, float] | None = None, links: dict[int, 
     delays = {i: (slow or {}).get(i, rng.random() / 200) for i in range(SIZE)}
     log: list[tuple[str, int]] = []
 
-    async def audit_one(url: str, want_links: bool, loaded=None) -> PageAudit:
+    async def audit_one(url: str, want_links: bool, progress=None) -> PageAudit:
         i = int(url.rsplit("/", 1)[1])
         log.append(("start", i))
         final = "http://h/33" if i == 7 else url
-        if loaded is not None and final == url:
-            loaded(final)
-        await trio.sleep(delays[i])
+        if progress is not None and final == url:
+            progress.loaded(final)
+        await trio.sleep(delays[i] / 2)
+        if progress is not None and want_links:  # links are known before the audit ends
+            progress.linked(links[i])
+        await trio.sleep(delays[i] / 2)
         log.append(("done", i))
         return PageAudit(PageResult(url=url, status="ok"), links=links[i] if want_links else [], final_url=final)
 
@@ -78,3 +82,34 @@ async def test_next_level_starts_before_the_slowest_page_of_this_one_is_done():
     assert pipelined_urls == by_level_urls == [f"http://h/{i}" for i in (0, 1, 2, 3, 4, 5, 6, 33, 8)]
     assert level_two_started_before_3_done(pipelined)
     assert not level_two_started_before_3_done(by_level)
+
+
+async def test_a_pending_start_page_starts_its_links_before_its_own_audit_ends():
+    # The crawl audits the start page itself: the pages it links to start as soon as its
+    # links are reported, while its own audit is still running; the order is unchanged.
+    links = {0: [1, 2, 3], 1: [4], 2: [5], 3: [6]}
+    audit_one, log = fake_site(0, slow={0: 0.2}, links=links)
+
+    async def audit_start(progress) -> PageAudit:
+        return await audit_one("http://h/0", True, progress)
+
+    audits = await crawl_site(PendingStart("http://h/0", audit_start), audit_one, depth=2, max_pages=50,
+                              concurrency=3, reports_loaded=True)
+    assert [a.page.url for a in audits] == [f"http://h/{i}" for i in (0, 1, 2, 3, 4, 5, 33, 6)]
+    assert log.index(("start", 1)) < log.index(("done", 0))
+
+
+async def test_a_failing_pending_start_page_ends_the_crawl_with_its_failure():
+    audit_one, log = fake_site(0, links={0: [1, 2], 1: [], 2: []})
+
+    async def audit_start(progress) -> PageAudit:
+        progress.loaded("http://h/0")
+        progress.linked(["http://h/1", "http://h/2"])
+        await trio.sleep(0.05)
+        raise AuditFailed("timeout", "the start page timed out", [])
+
+    with pytest.raises(BaseException) as info:  # noqa: PT011 (a group around the failure)
+        await crawl_site(PendingStart("http://h/0", audit_start), audit_one, depth=1, max_pages=50,
+                         concurrency=3, reports_loaded=True)
+    failures = info.value.exceptions if isinstance(info.value, BaseExceptionGroup) else [info.value]
+    assert [type(f) for f in failures] == [AuditFailed]
