@@ -77,8 +77,10 @@ async def test_calls_run_concurrently_within_the_limit(fake_llm):
     outcome = await review(evidence(*[item(n) for n in range(6)]), options(), environ=env, settings=settings)
     elapsed = trio.current_time() - started
     assert outcome.errors == [] and len(outcome.reviews) == 6
-    assert fake_llm.max_concurrent == 2
-    assert 0.85 < elapsed < 1.8  # three rounds of two, not six in a row
+    assert fake_llm.max_concurrent == 2  # two at once, never more
+    # Three rounds of two at the least; no upper bound: a loaded machine only adds time, and
+    # the peak above already shows the calls overlapped.
+    assert elapsed > 0.85
 
 
 async def test_429_then_success_waits_for_retry_after(fake_llm):
