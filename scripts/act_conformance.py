@@ -5,6 +5,7 @@ reports of w3c/wcag-act-rules measure it.
     .venv/bin/python scripts/act_conformance.py /tmp/act                  # the engine
     .venv/bin/python scripts/act_conformance.py /tmp/act --engine axe     # raw axe-core
     .venv/bin/python scripts/act_conformance.py /tmp/act --rules 047fe0,2ee8b8 --misses
+    .venv/bin/python scripts/act_conformance.py /tmp/act --judgment --rules c4a8a4,b49b2e
 
 The argument is a checkout of w3c/wcag-act-rules (nothing of it is copied into this repo): its
 ``content-assets/wcag-act-rules/testcases.json`` lists every test case (ACT rule id, expected
@@ -27,6 +28,13 @@ passed or inapplicable case failed (a false positive) or no expected failure was
 *consistent* when, besides, every expected failure was found and every case has an outcome;
 else *partial* (a rule found only as cantTell, with no wrong inapplicable case, counts as
 partial too: the reports' "minimal"). Prints figures; asserts nothing.
+
+``--judgment`` also runs the judgment checks (``a11y-judge-…``: descriptive title, headings,
+links, image names, labels, ...), as a request with ``llm.judgment`` does, but with no judge
+(the provider is left unconfigured, so no model is called): their needs-review items score as
+``cantTell``. Since act-runner counts ``cantTell`` as agreeing with an inapplicable case too,
+each rule's line then also says how many inapplicable cases got an item anyway (``inapplicable
+flagged``): the figure that shows whether the checks' applicability is exact.
 """
 
 from __future__ import annotations
@@ -55,6 +63,7 @@ sys.path.insert(0, str(SRC))
 
 from audit.axe import axe_world, inject  # noqa: E402
 from audit.axe_bundle import load_bundle  # noqa: E402
+from audit.checks import CHECKS  # noqa: E402
 from audit.engine import EngineLimits, run_audit  # noqa: E402
 from audit.failures import AuditFailed  # noqa: E402
 from audit.models import AuditRequest  # noqa: E402
@@ -180,10 +189,11 @@ def serve(root: Path, prefix: str) -> tuple[ThreadingHTTPServer, str]:
 # --------------------------------------------------------------------------- running cases
 
 
-async def rule_mapping(browser: Browser, engine: str) -> dict[str, list[str]]:
+async def rule_mapping(browser: Browser, engine: str, judgment: bool = False) -> dict[str, list[str]]:
     """Engine rule id -> ACT rule ids, as ``axe.getRules()`` reports them: of the bundle
     alone for axe-core, of the engine's injection (axe's rules and every check of ours
-    registered with it) for the engine."""
+    registered with it) for the engine; the judgment checks only with ``judgment`` (they run
+    only then)."""
     async with browser.context() as ctx, ctx.page() as page:
         world = await axe_world(page.session, page.main_frame_id)
         if engine == "axe":
@@ -193,7 +203,8 @@ async def rule_mapping(browser: Browser, engine: str) -> dict[str, list[str]]:
         rules = await evaluate(
             page.session, "axe.getRules().map(r => [r.ruleId, r.actIds || []])", world
         )
-    return {str(rule): list(ids) for rule, ids in rules if ids}
+    unasked = set() if judgment else {c.rule_id for c in CHECKS if c.judgment}
+    return {str(rule): list(ids) for rule, ids in rules if ids and rule not in unasked}
 
 
 def _outcome(flagged: dict[str, str]) -> Outcome:
@@ -247,14 +258,19 @@ async def run_axe_case(browser: Browser, url: str, rules: list[str], timeout: fl
 async def run_all(args: argparse.Namespace, cases: list[Case], base: str) -> tuple[dict[str, Outcome], dict[str, list[str]]]:
     """Outcome per test case id for its ACT rule; and the mapping used."""
     outcomes: dict[str, Outcome] = {}
-    request = AuditRequest.model_validate(
-        {"url": "http://127.0.0.1/", "version": args.version, "level": args.level, "bestPractices": not args.no_best_practices}
-    )
+    fields: dict[str, Any] = {
+        "url": "http://127.0.0.1/", "version": args.version, "level": args.level, "bestPractices": not args.no_best_practices
+    }
+    if args.judgment:  # the questions without a judge: an unconfigured provider calls nobody
+        fields["llm"] = {"enabled": True, "judgment": True, "provider": "openai-compatible"}
+        environ.pop("A11Y_LLM_BASE_URL", None)
+        environ["A11Y_LLM_IMAGES"] = "0"
+    request = AuditRequest.model_validate(fields)
     limits = EngineLimits(
         navigation_timeout=args.timeout / 2, audit_timeout=args.timeout, concurrency=args.concurrency
     )
     async with launch() as browser:
-        mapping = await rule_mapping(browser, args.engine)
+        mapping = await rule_mapping(browser, args.engine, args.judgment)
         by_act: dict[str, list[str]] = {}
         for rule, acts in mapping.items():
             for act in acts:
@@ -311,8 +327,12 @@ class RuleFigures:
     true_positives: int = 0
     cant_tell: int = 0
     untested: int = 0
+    #: Inapplicable cases with an item of the rule (agreement under act-runner semantics, but a
+    #: wrong applicability).
+    inapplicable_flagged: int = 0
     consistency: str = "untested"
     misses: list[str] = field(default_factory=list)
+    flagged_inapplicable: list[str] = field(default_factory=list)
 
 
 def consistency(results: list[tuple[str, str]], mapped: bool) -> str:
@@ -354,6 +374,9 @@ def score(cases: list[Case], outcomes: dict[str, Outcome], by_act: dict[str, lis
                                   f"{' ' + outcome.error if outcome.error else ''}): {case.path}")
         figures.untested += outcome.outcome == "untested"
         figures.cant_tell += outcome.outcome == "cantTell"
+        if case.expected == "inapplicable" and outcome.outcome != "passed" and outcome.outcome != "untested":
+            figures.inapplicable_flagged += 1
+            figures.flagged_inapplicable.append(f"{case.title}: {case.path}")
         figures.false_positives += case.expected != "failed" and outcome.outcome == "failed"
         figures.false_negatives += case.expected == "failed" and outcome.outcome in ("passed", "untested")
         figures.true_positives += case.expected == "failed" and outcome.outcome == "failed"
@@ -362,15 +385,20 @@ def score(cases: list[Case], outcomes: dict[str, Outcome], by_act: dict[str, lis
     return sorted(rules.values(), key=lambda f: (not f.engine_rules, f.rule_id))
 
 
-def report(figures: list[RuleFigures], axe_acts: set[str], show_misses: bool) -> None:
+def report(figures: list[RuleFigures], axe_acts: set[str], show_misses: bool, judgment: bool = False) -> None:
     print(f"{'ACT rule':8} {'agree':>9} {'FP':>3} {'FN':>3} {'?':>3}  {'consistency':12} engine rules / name")
     for f in figures:
         rules = ",".join(f.engine_rules) or "-"
         print(f"{f.rule_id:8} {f.agree:>4}/{f.cases:<4} {f.false_positives:>3} {f.false_negatives:>3} "
               f"{f.cant_tell:>3}  {f.consistency:12} {rules}  ({f.name[:60]})")
+        if judgment and f.engine_rules:
+            print(f"           inapplicable flagged: {f.inapplicable_flagged}")
         if show_misses:
             for miss in f.misses:
                 print(f"           miss: {miss}")
+            if judgment:
+                for case in f.flagged_inapplicable:
+                    print(f"           flagged inapplicable: {case}")
     print()
     axe_part = [f for f in figures if f.rule_id in axe_acts]
     other = [f for f in figures if f.rule_id not in axe_acts]
@@ -380,13 +408,28 @@ def report(figures: list[RuleFigures], axe_acts: set[str], show_misses: bool) ->
         agree, cases = sum(f.agree for f in part), sum(f.cases for f in part)
         return f"{agree}/{cases} ({100 * agree / cases:.1f}%)" if cases else "0/0"
 
-    print(f"ACT rules axe-core maps ({len(axe_part)} rules): {total(axe_part)}")
+    print(f"ACT rules axe-core itself maps ({len(axe_part)} rules): {total(axe_part)}")
     print(f"other ACT rules with a verdict ({len(mapped_other)} rules): {total(mapped_other)}; "
           f"at >= 90% agreement: {sum(1 for f in mapped_other if f.agree >= 0.9 * f.cases)}")
     print(f"all ACT rules ({len(figures)} rules, HTML cases, unmapped counted as misses): {total(figures)}")
     for label, group in (("approved", [f for f in figures if f.approved]), ("proposed", [f for f in figures if not f.approved])):
         counts = Counter(f.consistency for f in group)
         print(f"{label} rules: " + ", ".join(f"{k} {counts.get(k, 0)}" for k in ("consistent", "partial", "inconsistent", "untested")))
+
+
+def _axe_own_acts(by_act: dict[str, list[str]]) -> set[str]:
+    """The ACT rules axe-core itself maps: those of its rules' own ``actIds``, not the ids we add
+    to its rules (adopted rules), so "outside axe's 50" counts what our additions bring."""
+    try:
+        from audit.checks import act_rules_added  # absent from older source trees (A11Y_SRC)
+    except ImportError:
+        added: dict[str, list[str]] = {}
+    else:
+        added = act_rules_added()
+    return {
+        act for act, rules in by_act.items()
+        if any(not r.startswith(OWN_PREFIX) and act not in added.get(r, ()) for r in rules)
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -402,6 +445,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--misses", action="store_true", help="list every case that disagrees")
     parser.add_argument("--json", type=Path, help="write per-case outcomes here")
     parser.add_argument("--progress", action="store_true")
+    parser.add_argument("--judgment", action="store_true",
+                        help="also run the judgment checks, unanswered (their items are cantTell)")
     args = parser.parse_args(argv)
 
     testcases = find_testcases(args.checkout.resolve())
@@ -415,11 +460,11 @@ def main(argv: list[str] | None = None) -> int:
         outcomes, by_act = trio.run(run_all, args, cases, base)
     finally:
         server.shutdown()
-    axe_acts = {act for act, rules in by_act.items() if any(not r.startswith(OWN_PREFIX) for r in rules)}
+    axe_acts = _axe_own_acts(by_act)
     figures = score(cases, outcomes, by_act)
     print(f"engine {args.engine}, WCAG {args.version} {args.level}, axe-core {load_bundle().version}, "
           f"{len(outcomes)} cases in {time.monotonic() - started:.0f} s\n")
-    report(figures, axe_acts, args.misses)
+    report(figures, axe_acts, args.misses, args.judgment)
     if args.json:
         args.json.write_text(json.dumps(
             {"outcomes": {k: asdict(v) for k, v in outcomes.items()}, "rules": [asdict(f) for f in figures]}, indent=1

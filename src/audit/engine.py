@@ -36,7 +36,7 @@ from .failures import AuditFailed, failures_classified
 from .findings import best_practices_from, findings_from, rules_tested
 from .fingerprints import fingerprint_page
 from .llm.evidence import Evidence
-from .llm.integration import collect_page_evidence, review_audit
+from .llm.integration import collect_page_evidence, review_audit, scored_results
 from .models import AuditRequest, AuditResult, ErrorInfo, PageResult
 from .netguard import NetGuard, describe_block
 from .page_audit import PageAudit, assemble
@@ -175,7 +175,8 @@ async def _audit_in_tab(
     (a redirected page's target is only final once the page is done: it may still fail),
     and the links once the page has settled, before axe runs, so a crawl can start the
     pages they lead to meanwhile."""
-    options = axe_run_options(request.version, request.level, request.best_practices)
+    judgment = request.llm.enabled and request.llm.judgment
+    options = axe_run_options(request.version, request.level, request.best_practices, judgment)
     page = tab.page
     with clock.phase("navigate"):
         doc = await _load(page, url, limits, tab.guard)
@@ -299,10 +300,10 @@ def _page_audit(
         url=url,
         status="ok",
         http_status=doc.status,
-        score=page_score(results, rule_impacts()),
+        score=page_score(scored_results(results), rule_impacts()),
         findings=len(findings),
         untested_frames=untested_frames,
-        rules_tested=rules_tested(results),
+        rules_tested=rules_tested(scored_results(results)),
     )
     return PageAudit(page, findings, review, best, links, doc.url, results, llm_evidence=evidence)
 

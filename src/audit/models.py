@@ -38,6 +38,7 @@ from .request_options import (
     ViewportList,
     ViewportOption,
     check_request_options,
+    is_false,
     is_none,
 )
 from .request_options import RequestModel as _RequestModel
@@ -180,6 +181,12 @@ class LlmOptions(_RequestModel):
     provider: Provider = "anthropic"
     model: Annotated[StrictStr | None, Field(min_length=1), AfterValidator(_not_blank)] = None
     include_findings: StrictBool = False
+    judgment: StrictBool = Field(
+        False,
+        exclude_if=is_false,
+        description="Also ask the model what only judgment decides (ACT rules: descriptive page "
+        "title, headings, links, image names, labels; docs/llm.md, Questions of judgment).",
+    )
 
 
 class AuditRequest(_RequestModel):

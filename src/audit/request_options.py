@@ -59,6 +59,12 @@ def is_none(value: Any) -> bool:
     return value is None
 
 
+def is_false(value: Any) -> bool:
+    """For ``Field(exclude_if=...)``: a switch added to the spec's shape, left at off, is left
+    out of the dump, for the same reason as :func:`is_none`."""
+    return value is False
+
+
 # --------------------------------------------------------------------------- cookies
 
 MAX_COOKIES = 50

@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterable
 from typing import Any, Literal
 
+from .checks import CHECKS
+
 WcagVersion = Literal["2.0", "2.1", "2.2"]
 WcagLevel = Literal["A", "AA", "AAA"]
 Impact = Literal["critical", "serious", "moderate", "minor"]
@@ -104,15 +106,30 @@ def success_criteria(tags: Iterable[str]) -> list[str]:
     return out
 
 
-def axe_run_options(version: str, level: str, best_practices: bool = False) -> dict[str, Any]:
+def judgment_rules(version: str, level: str) -> list[str]:
+    """Ids of the judgment checks (:attr:`audit.checks.spec.Check.judgment`) whose level tag
+    ``version`` and ``level`` select."""
+    selected = set(tags_for(version, level))
+    return [c.rule_id for c in CHECKS if c.judgment and selected & set(c.tags)]
+
+
+def axe_run_options(
+    version: str, level: str, best_practices: bool = False, judgment: bool = False
+) -> dict[str, Any]:
     """Options for ``axe.runPartial``/``axe.finishRun`` (and ``axe.run``).
 
     Rules are chosen by tag (OR over tags); a rule that is disabled by default, such as
     target-size (wcag22aa) or the AAA rules, runs because its tag is requested.
     ``resultTypes`` keeps full node lists only for violations and incomplete; passes and
     inapplicable still list every rule (with at most one node), which is all the score needs.
+
+    The judgment checks carry a tag axe excludes from tag selection, so they run only with
+    ``judgment`` (the LLM judge will answer them), enabled by id for this version and level.
     """
-    return {
+    options: dict[str, Any] = {
         "runOnly": {"type": "tag", "values": tags_for(version, level, best_practices)},
         "resultTypes": ["violations", "incomplete"],
     }
+    if judgment:
+        options["rules"] = {rule: {"enabled": True} for rule in judgment_rules(version, level)}
+    return options

@@ -29,6 +29,7 @@ from typing import Protocol
 import trio
 
 from cdpdriver import Browser, CDPError, Page
+from cdpdriver.protocol import emulation
 from cdpdriver.protocol import target as target_domain
 
 from .dialogs import DialogAnswerer
@@ -66,6 +67,9 @@ class Tab:
             guard = NetGuard(allow=allow)
             await guard.attach(page, nursery)
         await install_tracker(page)
+        # Every tab acts as the focused one, so focus styles apply (audit.checks.focus_visible)
+        # whichever tab the browser happens to focus.
+        await page.session.execute(emulation.set_focus_emulation_enabled(True))
         return cls(page, dialogs, guard, nursery=nursery)
 
     def begin(self) -> None:

@@ -22,10 +22,22 @@ from typing import Literal
 from cdpdriver.scripts import load_script
 
 from . import (
+    aria_prohibited_global,
+    autoplay_audio,
     bypass_reaches_main,
+    focus_visible,
     frame_name_purpose,
     header_has_cells,
     inert_frame,
+    judge_decorative_image,
+    judge_field_label,
+    judge_heading,
+    judge_image_name,
+    judge_image_text,
+    judge_link_in_context,
+    judge_link_purpose,
+    judge_page_title,
+    judge_video_captions,
     label_in_name_tolerance,
     meta_refresh_first,
     orientation_without_styles,
@@ -37,11 +49,23 @@ from .adopted import ADOPTED
 from .spec import PREFIX, Check, Override
 
 CHECKS: tuple[Check, ...] = (
+    autoplay_audio.CHECK,
     bypass_reaches_main.CHECK,
+    focus_visible.CHECK,
     frame_name_purpose.CHECK,
     header_has_cells.CHECK,
+    judge_page_title.CHECK,
+    judge_heading.CHECK,
+    judge_image_name.CHECK,
+    judge_decorative_image.CHECK,
+    judge_image_text.CHECK,
+    judge_link_in_context.CHECK,
+    judge_link_purpose.CHECK,
+    judge_field_label.CHECK,
+    judge_video_captions.CHECK,
 )
 OVERRIDES: tuple[Override, ...] = (
+    aria_prohibited_global.OVERRIDE,
     inert_frame.OVERRIDE,
     label_in_name_tolerance.OVERRIDE,
     meta_refresh_first.OVERRIDE,

@@ -19,6 +19,9 @@ The axe rules with ``actIds`` that are deprecated because their criterion is obs
 Mapping. ``list`` checks that a ``ul``/``ol`` without a role owns only list items: the implicit
 ``list`` role's required owned elements, which is ACT bc4a75 (ARIA required owned elements) for
 implicit roles, while axe maps only ``aria-required-children`` (explicit roles) to it.
+``summary-name`` is ACT 2t702h (Summary element has non-empty accessible name), for which axe
+declares no ACT id; ``aria-prohibited-attr``, with the override in
+:mod:`.aria_prohibited_global`, is ACT kb1m8s (ARIA global properties not used where prohibited).
 """
 
 from dataclasses import dataclass
@@ -39,4 +42,6 @@ ADOPTED: tuple[Adopted, ...] = (
     Adopted("audio-caption", select=True, review_on_fail=True),
     Adopted("css-orientation-lock", select=True, review_on_fail=False),
     Adopted("list", act_rules=("bc4a75",)),
+    Adopted("summary-name", act_rules=("2t702h",)),
+    Adopted("aria-prohibited-attr", act_rules=("kb1m8s",)),
 )

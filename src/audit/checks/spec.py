@@ -23,6 +23,9 @@ PREFIX = "a11y-"
 DOCS_URL = "docs/checks.md"
 #: Marks every rule of ours among axe's tags.
 OWN_TAG = "a11y"
+#: Marks the judgment checks; axe leaves rules with this tag out unless a run enables them by
+#: id (``tagExclude``, set in ``js/configure_checks.js``; see :func:`audit.rules.axe_run_options`).
+JUDGMENT_TAG = "a11y-judgment"
 
 # axe-core's level tags by (version that introduced the criterion, level); AAA criteria are
 # all tagged wcag2aaa and axe has no tag for a 2.2 level A criterion (see audit.rules).
@@ -66,6 +69,11 @@ class Check:
     review_on_fail: bool = False
     #: axe-core rules this check replaces: they no longer apply to any element.
     supersedes: tuple[str, ...] = ()
+    #: Only judgment can answer it (is this heading descriptive?): every applicable element is a
+    #: needs-review item whose ``incomplete`` message is the question, and the check runs only
+    #: when the request asks the LLM judge (``llm.judgment``), since unanswered questions on
+    #: every heading, link and image would bury a report.
+    judgment: bool = False
 
     def __post_init__(self) -> None:
         if not self.rule_id.startswith(PREFIX):
@@ -77,12 +85,13 @@ class Check:
     def tags(self) -> list[str]:
         level = "wcag2aaa" if self.level == "AAA" else _LEVEL_TAGS[(self.since, self.level)]
         criteria = ["wcag" + sc.replace(".", "") for sc in self.criteria]
-        return [OWN_TAG, level, *criteria, "ACT"]
+        return [OWN_TAG, *([JUDGMENT_TAG] if self.judgment else []), level, *criteria, "ACT"]
 
     def axe_rule(self) -> dict[str, Any]:
         """The rule as ``axe.configure({rules: [...]})`` takes it (matches added page-side)."""
         return {
             "id": self.rule_id,
+            **({"enabled": False} if self.judgment else {}),
             "selector": self.selector,
             "excludeHidden": self.exclude_hidden,
             "pageLevel": self.page_level,

@@ -7,7 +7,11 @@ screen reader gets), nearby text, computed colours and, for images and contrast,
 PNG crop of the element (``Page.captureScreenshot`` with a clip, scaled down and capped in
 bytes). It also looks for things axe-core *passes* but a person would not: images whose alt
 text is a file name or a generic word, and links whose text is "click here"-like; those
-become candidates the model confirms or rejects.
+become candidates the model confirms or rejects. The needs-review items of the judgment checks
+(``a11y-judge-…``, questions no rule can answer) get the context their question needs instead:
+the page's headings and text for its title, the text a heading introduces, a link's sentence,
+list item, table headers and the heading before it, a field's role and type for its label, an
+image's source and picture.
 
 Everything is bounded (items per page, characters per field, bytes per image, one overall
 timeout) and best effort: an element that cannot be resolved (an out-of-process iframe hop,
@@ -39,7 +43,7 @@ from ..urls import without_credentials
 log = logging.getLogger(__name__)
 
 Area = Literal["text-alternatives", "contrast", "keyboard", "labels", "link-purpose"]
-Kind = Literal["finding", "review", "candidate"]
+Kind = Literal["finding", "review", "candidate", "judgment"]
 
 #: Success criteria of each reviewed area; ``2.1.`` stands for every 2.1.x criterion.
 AREAS: dict[str, tuple[str, ...]] = {
@@ -53,6 +57,23 @@ AREAS: dict[str, tuple[str, ...]] = {
 IMAGE_AREAS = frozenset({"text-alternatives", "contrast"})
 
 MAX_ITEMS_PER_PAGE = 40
+#: Questions of the judgment checks per page, taken in turn from each check.
+MAX_JUDGMENT_PER_PAGE = 30
+JUDGMENT_AREA = "judgment"
+#: What context each judgment check's question needs (``js/judgment_context.js``); the image
+#: ones also get the picture.
+JUDGMENT_CONTEXT: dict[str, str] = {
+    "a11y-judge-page-title": "title",
+    "a11y-judge-heading": "heading",
+    "a11y-judge-link-in-context": "link",
+    "a11y-judge-link-purpose": "link",
+    "a11y-judge-field-label": "label",
+    "a11y-judge-image-name": "image",
+    "a11y-judge-decorative-image": "image",
+    "a11y-judge-image-text": "image",
+    "a11y-judge-video-captions": "video",
+}
+CONTEXT_CHARS = 400
 MAX_CANDIDATES_PER_PAGE = 15
 MAX_SCREENSHOTS_PER_PAGE = 12
 MARKUP_CHARS = 1200
@@ -123,6 +144,9 @@ class ElementEvidence:
     screenshot: Screenshot | None = None
     #: Candidates only: the suspicious alt text / link text that was checked.
     checked_text: str = ""
+    #: Judgment items only: the ACT rules whose question ``problem`` is, and labelled context.
+    act_rules: list[str] = field(default_factory=list)
+    context: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -288,6 +312,14 @@ class _PageReader:
                 return Screenshot(f"image/{fmt}", raw, round(width * scale), round(height * scale))
         return None
 
+    async def context(self, object_id: str, kind: str) -> dict[str, str]:
+        """The labelled context a judgment question of ``kind`` needs (see JUDGMENT_CONTEXT)."""
+        value = await call_function(
+            self.session, load_script(__package__, "judgment_context"), kind, CONTEXT_CHARS,
+            object_id=object_id, timeout=10,
+        )
+        return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
     async def candidates(self, exclude: list[str], limit: int) -> dict[str, Any]:
         value = await self._eval(call_expression("__a11yLlm.candidates", exclude, int(limit)))
         return value if isinstance(value, dict) else {}
@@ -307,6 +339,8 @@ async def _fill(reader: _PageReader, item: ElementEvidence, want_shot: bool) -> 
         return
     text_crop = item.area == "contrast"
     info = await reader.describe(object_id, scroll=want_shot, tight=text_crop)
+    if item.kind == "judgment":
+        item.context = await reader.context(object_id, JUDGMENT_CONTEXT.get(item.rule_id, "image"))
     item.found = True
     item.element = str(info.get("tag") or item.element)
     item.markup = str(info.get("markup") or item.markup)
@@ -327,7 +361,7 @@ async def _fill(reader: _PageReader, item: ElementEvidence, want_shot: bool) -> 
 def _from_item(kind: Kind, area: str, item: Finding | NeedsReviewItem) -> ElementEvidence:
     problem = item.reason if isinstance(item, NeedsReviewItem) else (item.failure_summary or "")
     return ElementEvidence(
-        key=item_key(kind, item),
+        key=item_key("review" if kind == "judgment" else kind, item),
         kind=kind,
         area=area,
         rule_id=item.rule_id,
@@ -338,7 +372,33 @@ def _from_item(kind: Kind, area: str, item: Finding | NeedsReviewItem) -> Elemen
         page_url=item.page_url,
         markup=item.html,
         element=item.element,
+        act_rules=list(item.act_rules) if kind == "judgment" else [],
     )
+
+
+def _judgment_items(needs_review: Sequence[NeedsReviewItem]) -> list[ElementEvidence]:
+    """The judgment checks' questions, at most :data:`MAX_JUDGMENT_PER_PAGE`, one of each
+    check in turn, so a page of 200 links still gets its title and headings asked about."""
+    by_rule: dict[str, list[NeedsReviewItem]] = {}
+    for item in needs_review:
+        if item.rule_id in JUDGMENT_CONTEXT:
+            by_rule.setdefault(item.rule_id, []).append(item)
+    queues = [iter(items) for items in by_rule.values()]
+    out: list[ElementEvidence] = []
+    while queues and len(out) < MAX_JUDGMENT_PER_PAGE:
+        for queue in list(queues):
+            item = next(queue, None)
+            if item is None:
+                queues.remove(queue)
+            elif len(out) < MAX_JUDGMENT_PER_PAGE:
+                out.append(_from_item("judgment", JUDGMENT_AREA, item))
+    return out
+
+
+def _wants_picture(item: ElementEvidence) -> bool:
+    if item.kind == "judgment":
+        return JUDGMENT_CONTEXT.get(item.rule_id) == "image"
+    return item.area in IMAGE_AREAS and item.rule_id != LINK_RULE
 
 
 def _candidate_items(page_url: str, found: Mapping[str, Any], limit: int) -> list[ElementEvidence]:
@@ -397,9 +457,12 @@ async def collect_evidence(
     evidence = Evidence(page_url=page_url)
     for kind, items in (("finding", findings), ("review", needs_review)):
         for item in items:
+            if item.rule_id in JUDGMENT_CONTEXT:
+                continue
             area = area_of(item.success_criteria)
             if area is not None and len(evidence.items) < MAX_ITEMS_PER_PAGE:
                 evidence.items.append(_from_item(kind, area, item))  # type: ignore[arg-type]
+    evidence.items.extend(_judgment_items(needs_review))
     reader = _PageReader(page)
     shots = 0
     with trio.move_on_after(timeout) as scope:
@@ -414,9 +477,7 @@ async def collect_evidence(
                 evidence.items.extend(_candidate_items(page_url, found, MAX_CANDIDATES_PER_PAGE))
                 evidence.candidates_scanned = True
             for item in evidence.items:
-                want = screenshots and shots < MAX_SCREENSHOTS_PER_PAGE and (
-                    item.area in IMAGE_AREAS and item.rule_id != LINK_RULE
-                )
+                want = screenshots and shots < MAX_SCREENSHOTS_PER_PAGE and _wants_picture(item)
                 try:
                     await _fill(reader, item, want)
                 except (CDPError, JavaScriptError) as exc:

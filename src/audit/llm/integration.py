@@ -18,6 +18,14 @@ How LLM findings count (``llm.includeFindings``):
   extra rules (alt text: serious, weight 7; link purpose: moderate, weight 3) that apply on a
   page with at least one image with alt text / link, whose candidates were all answered.
 
+Questions of judgment (``llm.judgment``): the judgment checks (``a11y-judge-…``) make every
+element they apply to a needs-review item whose reason is the question, and the verdict lands on
+it like any other. Until answered they count nowhere (:func:`scored_results` keeps them out of
+the score and ``rulesTested``). With ``includeFindings``, a question the model confirmed (the
+element fails, confidence >= 0.5) becomes a finding with ``source: "llm"``, and a judgment check
+whose questions on a page were all answered enters the score like an axe rule (impact of the
+check); otherwise the answers are annotations only.
+
 Verdicts never remove or re-weigh an axe finding: a ``false_positive`` is an annotation.
 """
 
@@ -32,6 +40,7 @@ import trio
 from cdpdriver import Page
 
 from ..axe_bundle import rule_impacts
+from ..checks import CHECKS
 from ..findings import findings_from, opening_tag
 from ..fingerprints import selector_free_fingerprint
 from ..models import AuditRequest, Finding, FindingReview, LlmSummary, NeedsReviewItem, round1
@@ -78,6 +87,23 @@ LLM_RULES: dict[str, dict[str, Any]] = {
 }
 
 
+#: The judgment checks by rule id (their impact and tags score them once answered).
+JUDGMENT_CHECKS = {check.rule_id: check for check in CHECKS if check.judgment}
+_SCORED_KEYS = ("violations", "incomplete", "passes")
+
+
+def scored_results(results: dict[str, Any]) -> dict[str, Any]:
+    """axe's results without the judgment checks: their items are questions, not verdicts, so
+    they enter score and ``rulesTested`` only through the judge's answers (:func:`_rescore`);
+    the same dict when none ran (LLM assistance off)."""
+    def judged(rule: Any) -> bool:
+        return isinstance(rule, dict) and rule.get("id") in JUDGMENT_CHECKS
+
+    if not any(judged(rule) for key in _SCORED_KEYS for rule in results.get(key) or []):
+        return results
+    return {**results, **{key: [r for r in results.get(key) or [] if not judged(r)] for key in _SCORED_KEYS}}
+
+
 async def collect_page_evidence(
     page: Page, request: AuditRequest, axe_results: dict[str, Any], url: str
 ) -> Evidence | None:
@@ -90,7 +116,7 @@ async def collect_page_evidence(
         evidence = await collect_evidence(
             page, findings, needs_review, screenshots=images_enabled(), page_url=url
         )
-        evidence.score_basis = score_basis(axe_results)
+        evidence.score_basis = score_basis(scored_results(axe_results))
         return evidence
     except Exception as exc:  # noqa: BLE001 - evidence is optional; the audit goes on
         log.warning("evidence collection on %s failed: %s", without_credentials(url), exc)
@@ -120,12 +146,33 @@ def _llm_item(item: ElementEvidence, verdict: FindingReview, as_finding: bool) -
     return NeedsReviewItem(id="r0", reason=f"Suspected by the LLM review: {verdict.reasoning}", source="llm", **common)
 
 
+def _answered_judgments(audit: PageAudit) -> dict[str, bool]:
+    """Judgment check -> whether it failed, for each check whose every item on the page was
+    decided: confirmed (a finding by now) or a pass (``false_positive``); a check with an item
+    unanswered, undecided or confirmed with too little confidence is left out."""
+    items: dict[str, list[Finding | NeedsReviewItem]] = {}
+    for item in [*audit.findings, *audit.needs_review]:
+        if item.rule_id in JUDGMENT_CHECKS:
+            items.setdefault(item.rule_id, []).append(item)
+    return {
+        rule_id: any(isinstance(i, Finding) for i in found)
+        for rule_id, found in items.items()
+        if all(isinstance(i, Finding) or (i.llm is not None and i.llm.verdict == "false_positive") for i in found)
+    }
+
+
 def _rescore(audit: PageAudit, evidence: Evidence, outcome: LlmOutcome) -> None:
-    """Page score with the two LLM rules added as axe-style rule results (see module doc)."""
+    """Page score with the two LLM rules and the answered judgment checks added as axe-style
+    rule results (see module doc)."""
     if not evidence.score_basis or audit.page.status != "ok":
         return
     extra: dict[str, list[dict[str, Any]]] = {"violations": [], "passes": []}
     applied: list[str] = []
+    for rule_id, failed in _answered_judgments(audit).items():
+        check = JUDGMENT_CHECKS[rule_id]
+        entry = {"id": rule_id, "impact": check.impact, "tags": check.tags, "nodes": []}
+        extra["violations" if failed else "passes"].append(entry)
+        applied.append(rule_id)
     for rule_id, present in ((ALT_RULE, evidence.images_with_alt), (LINK_RULE, evidence.links)):
         candidates = [i for i in evidence.items if i.kind == "candidate" and i.rule_id == rule_id]
         if not evidence.candidates_scanned or not present:
@@ -146,6 +193,18 @@ def _rescore(audit: PageAudit, evidence: Evidence, outcome: LlmOutcome) -> None:
     audit.page.rules_tested = sorted({*audit.page.rules_tested, *applied})
 
 
+def _confident(verdict: FindingReview | None) -> bool:
+    return verdict is not None and verdict.verdict == "confirmed" and verdict.confidence >= MIN_CONFIDENCE
+
+
+def _judged_finding(item: NeedsReviewItem) -> Finding:
+    """A question of a judgment check the model answered with a failure, as a finding."""
+    assert item.llm is not None
+    shared = (set(Finding.model_fields) & set(NeedsReviewItem.model_fields)) - {"id", "source", "failure_summary"}
+    fields = {name: getattr(item, name) for name in shared}
+    return Finding(**fields, id="f0", source="llm", failure_summary=item.llm.reasoning)
+
+
 def apply_outcome(request: AuditRequest, audits: Sequence[PageAudit], outcome: LlmOutcome) -> None:
     """Annotate findings and needs-review items in place and add the LLM's own items."""
     include = request.llm.include_findings
@@ -154,6 +213,10 @@ def apply_outcome(request: AuditRequest, audits: Sequence[PageAudit], outcome: L
             finding.llm = outcome.reviews.get(("finding", finding.page_url, finding.rule_id, finding.selector))
         for item in audit.needs_review:
             item.llm = outcome.reviews.get(("review", item.page_url, item.rule_id, item.selector))
+        if include:
+            failed = {id(i) for i in audit.needs_review if i.rule_id in JUDGMENT_CHECKS and _confident(i.llm)}
+            audit.findings.extend(_judged_finding(i) for i in audit.needs_review if id(i) in failed)
+            audit.needs_review = [i for i in audit.needs_review if id(i) not in failed]
         evidence = audit.llm_evidence
         if evidence is None:
             continue
@@ -161,8 +224,7 @@ def apply_outcome(request: AuditRequest, audits: Sequence[PageAudit], outcome: L
             verdict = outcome.reviews.get(candidate.key)
             if candidate.kind != "candidate" or verdict is None or verdict.verdict == "false_positive":
                 continue
-            confident = verdict.verdict == "confirmed" and verdict.confidence >= MIN_CONFIDENCE
-            extra = _llm_item(candidate, verdict, as_finding=include and confident)
+            extra = _llm_item(candidate, verdict, as_finding=include and _confident(verdict))
             if isinstance(extra, Finding):
                 audit.findings.append(extra)
             else:

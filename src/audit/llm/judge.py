@@ -3,7 +3,7 @@
 Cost control: identical questions within an audit are asked once (:func:`question_key`);
 several items share one call (``batch_size``, at most ``max_images_per_call`` images); at most
 ``max_calls`` calls per audit, findings first, then needs-review items, then the suspected
-problems axe passed; calls run concurrently under a :class:`trio.CapacityLimiter`.
+problems axe passed, then the questions of the judgment checks; calls run concurrently under a :class:`trio.CapacityLimiter`.
 
 Robustness: each call has a timeout; 429 and 5xx answers and connection failures are retried
 with exponential backoff (a ``Retry-After`` header is honoured when it is short enough); a
@@ -36,7 +36,7 @@ from .providers.base import Prompt
 
 log = logging.getLogger(__name__)
 
-_KIND_ORDER = {"finding": 0, "review": 1, "candidate": 2}
+_KIND_ORDER = {"finding": 0, "review": 1, "candidate": 2, "judgment": 3}
 
 
 @dataclass(frozen=True)

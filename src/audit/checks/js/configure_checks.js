@@ -19,6 +19,8 @@
     checks: checks.map((check) => withFunctions(check, ['evaluate', 'after'])),
     rules: rules.map((rule) => withFunctions(rule, ['matches'])),
   });
+  // Judgment checks run only when a run's options enable them by id (audit.rules).
+  axe.configure({ tagExclude: (axe._audit.tagExclude || []).concat(['a11y-judgment']) });
   const ruleById = (id) => axe._audit.rules.find((rule) => rule.id === id);
   for (const override of overrides) {
     const wrap = own(override.name, 'wrap');
