@@ -1,4 +1,5 @@
-"""Write docs/tools.md, the tool reference, from the registry (the single source).
+"""Write docs/tools.md, the tool reference, and src/tools/tool_list.json, the tools/list the
+server sends without building a schema, from the registry (the single source).
 
 Run: .venv/bin/python scripts/gen_tool_docs.py [--check]
 """
@@ -14,8 +15,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from tools.catalog import PROFILES, load, selected, selection  # noqa: E402
-from tools.registry import Tool, catalog  # noqa: E402
+from tools.catalog import LISTING, PROFILES, catalog, listing_text, load, selected, selection  # noqa: E402
+from tools.registry import Tool  # noqa: E402
 
 OUT = ROOT / "docs" / "tools.md"
 
@@ -100,17 +101,17 @@ def render(tools: list[Tool]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--check", action="store_true", help="exit 1 when docs/tools.md is stale")
+    parser.add_argument("--check", action="store_true", help="exit 1 when docs/tools.md or tool_list.json is stale")
     args = parser.parse_args()
-    text = render(load())
+    outputs = {OUT: render(load()), LISTING: listing_text(load())}
     if args.check:
-        current = OUT.read_text() if OUT.exists() else ""
-        if current != text:
-            sys.stderr.write("docs/tools.md is stale: run scripts/gen_tool_docs.py\n")
-            return 1
-        return 0
+        stale = [path for path, text in outputs.items() if (path.read_text() if path.exists() else "") != text]
+        for path in stale:
+            sys.stderr.write(f"{path.relative_to(ROOT)} is stale: run scripts/gen_tool_docs.py\n")
+        return 1 if stale else 0
     OUT.parent.mkdir(exist_ok=True)
-    OUT.write_text(text)
+    for path, text in outputs.items():
+        path.write_text(text)
     return 0
 
 

@@ -1,6 +1,6 @@
 """The same agent task through a11y, playwright-mcp and chrome-devtools-mcp, over MCP.
 
-Run: .venv/bin/python scripts/bench/mcp_peers.py [--iterations 20] [--spawns 5]
+Run: .venv/bin/python scripts/bench/mcp_peers.py [--iterations 20] [--spawns 5] [--steps]
 
 @playwright/mcp 0.0.83 and chrome-devtools-mcp 1.11.0 are installed with ``npm`` into a
 temporary directory that is deleted afterwards (never part of the project), without any
@@ -11,7 +11,8 @@ Python client over stdio, as an agent would: navigate to a local form, take a sn
 fill two fields and tick a box by the references the snapshot gave, submit, read the result
 page (a snapshot again) and take a screenshot. The iterations go round robin over the three
 (one warm-up each, not counted, launches the browsers), and every iteration must be correct:
-the result page shows the submitted values. Prints the table of the issue; the machine is
+the result page shows the submitted values. Prints the table of the issue (and, with
+``--steps``, each step's median per server: where a task's time goes); the machine is
 shared, so mind the load average it prints.
 """
 
@@ -119,6 +120,9 @@ class Server:
     snapshot_chars: int = 0
     screenshot: str = ""
     task_ms: list[float] = field(default_factory=list)
+    step_ms: dict[str, list[float]] = field(default_factory=dict)  # "fill 2" → its times
+    counting: bool = False
+    _seen: dict[str, int] = field(default_factory=dict)  # calls of each tool in this task
     spawn_ms: list[float] = field(default_factory=list)
     schema_bytes: int = 0
     failures: int = 0
@@ -127,13 +131,22 @@ class Server:
         return StdioServerParameters(command=self.argv[0], args=self.argv[1:], env=self.env, cwd=str(self.cwd))
 
     async def call(self, tool: str, args: dict[str, Any]) -> Any:
+        started = time.perf_counter()
         result = await self.client.call_tool(tool, args)
+        if self.counting:
+            self._step(tool).append((time.perf_counter() - started) * 1000)
         if result.is_error:
             raise RuntimeError(f"{self.label} {tool}: {_text(result)[:300]}")
         return result
 
+    def _step(self, tool: str) -> list[float]:
+        """The times of this call's step: the n-th call of ``tool`` in the current task."""
+        self._seen[tool] = self._seen.get(tool, 0) + 1
+        return self.step_ms.setdefault(f"{tool} {self._seen[tool]}", [])
+
     async def task(self, url: str) -> bool:
         """The agent task; True when the result page showed the submitted values."""
+        self._seen = {}
         await self.navigate(url)
         snapshot = await self.snapshot()
         self.snapshot_chars = len(snapshot)
@@ -310,7 +323,7 @@ async def _core_bytes(server: Server) -> int:
         return _sent_bytes((await client.list_tools()).tools)
 
 
-async def run(iterations: int, spawns: int) -> None:
+async def run(iterations: int, spawns: int, steps: bool = False) -> None:
     chromium = find_chromium()
     http, url = _serve()
     try:
@@ -325,6 +338,8 @@ async def run(iterations: int, spawns: int) -> None:
                     server.client = await stack.enter_async_context(Client(server.params()))
                     if not await server.task(url):  # warm-up: launches the browser, not counted
                         server.failures += 1
+                for server in group:
+                    server.counting = True
                 for _ in range(iterations):
                     for server in group:
                         started = time.perf_counter()
@@ -332,8 +347,21 @@ async def run(iterations: int, spawns: int) -> None:
                         server.task_ms.append((time.perf_counter() - started) * 1000)
                         server.failures += not correct
             _report(group, iterations, core, chromium)
+            if steps:
+                _report_steps(group)
     finally:
         http.shutdown()
+
+
+def _report_steps(group: list[Server]) -> None:
+    """Each step's median per server, in task order (a step is the n-th call of a tool; the
+    result page's snapshot may take several calls)."""
+    print("\nSteps, median ms (a step is the n-th call of a tool in one task)\n")
+    for server in group:
+        cells = [f"{step} {statistics.median(times):,.0f}" + (f" (in {len(times)}/{len(server.task_ms)})"
+                                                             if len(times) != len(server.task_ms) else "")
+                 for step, times in server.step_ms.items()]
+        print(f"- {server.label}: " + "; ".join(cells))
 
 
 def _report(group: list[Server], iterations: int, core_bytes: int, chromium: str) -> None:
@@ -375,5 +403,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--spawns", type=int, default=5, help="spawn → initialized samples per server")
+    parser.add_argument("--steps", action="store_true", help="also print each step's median per server")
     options = parser.parse_args()
-    trio.run(run, max(1, options.iterations), max(1, options.spawns))
+    trio.run(run, max(1, options.iterations), max(1, options.spawns), options.steps)

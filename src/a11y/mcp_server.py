@@ -5,14 +5,16 @@ the registry to the MCP SDK. Nothing here writes to stdout: on stdio, stdout
 is the protocol stream.
 
 Start-up is on the agent's clock, so nothing is imported or built before it is
-needed: ``--list-tools`` never imports the SDK, the handshake never waits for
-the registry, the tool list is built once on the first ``tools/list`` and the
+needed: ``--list-tools`` never imports the SDK, and neither it nor ``tools/list``
+imports the registry or builds a schema (both read ``tools/tool_list.json``);
+the registry, the session and the driver load on the first tool call, and the
 browser starts on the first tool that needs it.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import logging
 import sys
@@ -23,16 +25,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tools import catalog as tool_catalog
-from tools.registry import Outcome, call, catalog
+from tools.server_config import ServerConfig
 
 from . import __version__
 from .result_budget import dumps, fit, text_for
 
 if TYPE_CHECKING:
     import mcp_types as types
+    import trio
     from mcp.server.lowlevel import Server
 
-    from tools.session import ServerConfig, ToolSession
+    from tools.registry import Outcome
+    from tools.session import ToolSession
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +74,6 @@ def _exposed(args: argparse.Namespace) -> tuple[set[str] | None, set[str] | None
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
-    from tools.session import ServerConfig
-
     scripts = [Path(p).read_text(encoding="utf-8") for p in args.init_script]
     namespaces, tools = _exposed(args)
     return ServerConfig(
@@ -87,39 +89,57 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     )
 
 
-def build_server(config: ServerConfig) -> Server[ToolSession]:
+class _LazySession:
+    """The server's one ToolSession, made on the first tool call: the handshake and
+    ``tools/list`` then never import the registry, the session or the driver."""
+
+    def __init__(self, config: ServerConfig, nursery: trio.Nursery) -> None:
+        self._config = config
+        self._nursery = nursery
+        self.session: ToolSession | None = None
+
+    def get(self) -> ToolSession:
+        if self.session is None:
+            from tools.session import ToolSession
+
+            tool_catalog.load()
+            self.session = ToolSession(self._config, self._nursery)
+        return self.session
+
+
+def build_server(config: ServerConfig) -> Server[_LazySession]:
     """An MCP server whose lifespan owns one ToolSession (and so one browser)."""
     import mcp_types as types
     import trio
     from mcp.server.lowlevel import Server
-
-    from tools.session import ToolSession
 
     @cache
     def listing() -> list[types.Tool]:
         return [
             types.Tool(name=t.name, description=t.description, input_schema=t.input_schema,
                        output_schema=t.output_schema)
-            for t in tool_catalog.selected(config.namespaces, config.tools)
+            for t in tool_catalog.listed(config.namespaces, config.tools)
         ]
 
     @asynccontextmanager
-    async def lifespan(_: Server[ToolSession]) -> AsyncIterator[ToolSession]:
+    async def lifespan(_: Server[_LazySession]) -> AsyncIterator[_LazySession]:
         async with trio.open_nursery() as nursery:
-            session = ToolSession(config, nursery)
+            sessions = _LazySession(config, nursery)
             try:
-                yield session
+                yield sessions
             finally:
-                with trio.CancelScope(shield=True):
-                    await session.quit()
+                if sessions.session is not None:
+                    with trio.CancelScope(shield=True):
+                        await sessions.session.quit()
                 nursery.cancel_scope.cancel()
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listing())
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        session: ToolSession = ctx.lifespan_context
-        tool_catalog.load()
+        from tools.registry import call
+
+        session = ctx.lifespan_context.get()
         async with session.call_lock:
             outcome = await call(session, params.name, params.arguments)
         return _result(outcome, config.max_result_chars)
@@ -153,14 +173,14 @@ def _result(outcome: Outcome, max_chars: int) -> types.CallToolResult:
     )
 
 
-async def _serve_stdio(server: Server[ToolSession]) -> None:
+async def _serve_stdio(server: Server[_LazySession]) -> None:
     from mcp.server.stdio import stdio_server
 
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())
 
 
-async def _serve_http(server: Server[ToolSession], host: str, port: int) -> None:
+async def _serve_http(server: Server[_LazySession], host: str, port: int) -> None:
     from hypercorn.config import Config
     from hypercorn.trio import serve
 
@@ -172,6 +192,25 @@ async def _serve_http(server: Server[ToolSession], host: str, port: int) -> None
     await serve(app, config)
 
 
+def _start(config: ServerConfig, *, stdio: bool) -> Server[_LazySession]:
+    """Import the SDK and build the server with the cyclic garbage collector off, then
+    freeze what the imports made: creating the SDK's hundreds of pydantic models sets off
+    a collection every few hundred objects, each one scanning everything made so far
+    (about a tenth of the start-up), and frozen objects are never scanned again, so later
+    collections, during tool calls, are shorter too. A stdio server imports only the SDK's
+    server (:mod:`a11y.mcp_sdk`)."""
+    gc.disable()
+    try:
+        if stdio:
+            from .mcp_sdk import import_stdio_server
+
+            import_stdio_server()
+        return build_server(config)
+    finally:
+        gc.freeze()
+        gc.enable()
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         exposed = _exposed(args)
@@ -179,13 +218,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"a11y mcp: {exc}\n")
         return 2
     if args.list_tools:
-        data = catalog(tool_catalog.selected(*exposed))
+        data = tool_catalog.catalog(tool_catalog.listed(*exposed))
         sys.stdout.write(json.dumps(data, indent=2) + "\n")  # stdout-ok: --list-tools is not the MCP stream
         return 0
+    server = _start(config_from_args(args), stdio=not args.http)
     import trio
 
-    config = config_from_args(args)
-    server = build_server(config)
     try:
         if args.http:
             trio.run(_serve_http, server, args.host, args.port)

@@ -36,7 +36,7 @@ from .evaluation import (
     write_string,
 )
 from .event_buffer import EventBuffer
-from .groups import exception_leaves, single_exception
+from .groups import exception_leaves, first_of, single_exception
 from .launcher import LaunchOptions, find_chromium
 from .page import Page
 from .session import Session
@@ -47,7 +47,7 @@ __all__ = [
     "EventBuffer", "JavaScriptError", "LaunchOptions", "NavigationFailed", "NavigationTimeout",
     "Page", "ProtocolError", "RawEvent", "Reply", "Session", "Subscription", "TargetClosed",
     "TargetCrashed", "call_function", "call_function_remote", "connect", "evaluate",
-    "evaluate_remote", "exception_leaves", "find_chromium", "isolated_world", "launch",
+    "evaluate_remote", "exception_leaves", "find_chromium", "first_of", "isolated_world", "launch",
     "read_string", "remote_value", "script_error", "single_exception", "unwrap_evaluation",
     "write_string",
 ]

@@ -1,4 +1,5 @@
-"""Looking inside the exception groups our nurseries raise.
+"""Looking inside the exception groups our nurseries raise, and waiting for the first of
+several events.
 
 A nursery wraps whatever escapes it in an ExceptionGroup, nested as deep as the nurseries
 are. Code that decides what went wrong (the audit engine's failure mapping) needs every
@@ -32,3 +33,15 @@ def single_exception() -> Iterator[None]:
         if len(leaves) == 1:
             raise leaves[0] from None
         raise
+
+
+async def first_of(*events: trio.Event) -> None:
+    """Return as soon as any of ``events`` is set (at once if one already is)."""
+    async with trio.open_nursery() as nursery:
+
+        async def wait(event: trio.Event) -> None:
+            await event.wait()
+            nursery.cancel_scope.cancel()
+
+        for event in events:
+            nursery.start_soon(wait, event)

@@ -16,6 +16,7 @@ from typing import Protocol
 import trio
 
 from .browser import Browser
+from .groups import first_of
 
 BrowserFactory = Callable[[], AbstractAsyncContextManager[Browser]]
 """Opens a browser for the life of its ``async with`` (``launch`` or ``connect``)."""
@@ -90,7 +91,7 @@ class BrowserSupervisor:
                 try:
                     async with self._open() as browser:
                         self._launched(browser)
-                        await _first_of(browser.connection.closed, self._stopping)
+                        await first_of(browser.connection.closed, self._stopping)
                         if not self._stopping.is_set():
                             self.last_error = "the browser connection closed; relaunching"
                             self._log.warning(
@@ -140,15 +141,3 @@ class BrowserSupervisor:
             while self.ready is None and not self.launch_failures:
                 await self._changed.wait()
         return self.ready
-
-
-async def _first_of(*events: trio.Event) -> None:
-    """Return as soon as any of ``events`` is set."""
-    async with trio.open_nursery() as nursery:
-
-        async def wait(event: trio.Event) -> None:
-            await event.wait()
-            nursery.cancel_scope.cancel()
-
-        for event in events:
-            nursery.start_soon(wait, event)

@@ -3,7 +3,8 @@
 ``tools.registry`` holds the declarations; ``tools.catalog.load()`` imports
 every module in ``tools/namespaces/`` so the registry is complete. The MCP
 server, ``--list-tools``, ``docs/tools.md`` and ``batch_execute`` all read the
-registry, so a tool declared once is everywhere.
+registry (the first two through ``tool_list.json``, generated from it), so a
+tool declared once is everywhere.
 
 How to add a tool
 -----------------
@@ -48,5 +49,7 @@ How to add a tool
    (``await mcp.ok("page_get_title")``, ``await mcp.fail(…)`` for the error
    code), against a real page served by the ``site`` fixture.
 5. **Docs.** Regenerate the reference with ``python scripts/gen_tool_docs.py``
-   (``--check`` fails when ``docs/tools.md`` is stale) and commit it.
+   (``--check`` fails when ``docs/tools.md`` is stale) and commit it. The same
+   run writes ``tools/tool_list.json``, the tools/list the server sends without
+   building a model (``tools.catalog``); a stale one fails the tests too.
 """

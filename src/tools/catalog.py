@@ -5,6 +5,13 @@ a namespace never means editing a shared list. They import only declarations
 and models (handlers import what they need when they run), so loading the
 whole registry is cheap.
 
+Describing the tools is cheaper still: ``tool_list.json`` holds every tool's
+tools/list entry (name, description, input and output schema), generated from
+the registry by ``scripts/gen_tool_docs.py``, so ``tools/list`` and
+``--list-tools`` build no model and no schema at start (that costs about a third
+of a second; a test keeps the file equal to the registry). A call still loads
+the registry, whose models validate it.
+
 Profiles are named selections for ``--profile``: an agent that only fills forms
 should not pay, on every session, for the tokens of 169 tool descriptions.
 Every profile but ``all`` is ``core`` plus its own tools.
@@ -13,11 +20,17 @@ Every profile but ``all`` is ``core`` plus its own tools.
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
-from . import namespaces
-from .registry import REGISTRY, Tool, catalog
+if TYPE_CHECKING:
+    from .registry import Tool
+
+LISTING = Path(__file__).with_name("tool_list.json")
 
 _loaded = False
 
@@ -58,12 +71,50 @@ PROFILES: dict[str, Profile] = {
 
 def load() -> list[Tool]:
     """Every declared tool, sorted by name."""
+    from . import namespaces
+    from .registry import REGISTRY
+
     global _loaded
     if not _loaded:
         for module in sorted(m.name for m in pkgutil.iter_modules(namespaces.__path__)):
             importlib.import_module(f"{namespaces.__name__}.{module}")
         _loaded = True
     return sorted(REGISTRY.values(), key=lambda t: t.name)
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A tool as tools/list describes it, read from ``tool_list.json``."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+
+    @property
+    def namespace(self) -> str:
+        return self.name.split("_", 1)[0]
+
+    def entry(self) -> dict[str, Any]:
+        """The tools/list entry, keyed as MCP spells it."""
+        return {"name": self.name, "description": self.description, "inputSchema": self.input_schema,
+                "outputSchema": self.output_schema}
+
+
+def listing_of(tools: list[Tool]) -> list[dict[str, Any]]:
+    """The tools/list entries of declared tools: what ``tool_list.json`` must hold."""
+    return [Listed(t.name, t.description, t.input_schema, t.output_schema).entry() for t in tools]
+
+
+def listing_text(tools: list[Tool]) -> str:
+    """``tool_list.json`` as ``scripts/gen_tool_docs.py`` writes it."""
+    return json.dumps(listing_of(tools), indent=1, ensure_ascii=False) + "\n"
+
+
+@cache
+def _listed() -> list[Listed]:
+    return [Listed(e["name"], e["description"], e["inputSchema"], e["outputSchema"])
+            for e in json.loads(LISTING.read_text(encoding="utf-8"))]
 
 
 def selection(profiles: set[str] | None, namespaces_filter: set[str] | None,
@@ -87,12 +138,42 @@ def selection(profiles: set[str] | None, namespaces_filter: set[str] | None,
     return chosen_namespaces or None, chosen_tools or None
 
 
-def selected(namespaces_filter: set[str] | None = None, names: set[str] | None = None) -> list[Tool]:
-    """The tools a server exposes under ``--namespaces`` / ``--tools``."""
-    tools = load()
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def namespace(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+
+
+def _chosen(tools: list[Any], namespaces_filter: set[str] | None, names: set[str] | None) -> list[Any]:
     if namespaces_filter is None and names is None:
         return tools
     return [t for t in tools if (names and t.name in names) or (namespaces_filter and t.namespace in namespaces_filter)]
 
 
-__all__ = ["PROFILES", "catalog", "load", "selected", "selection"]
+def selected(namespaces_filter: set[str] | None = None, names: set[str] | None = None) -> list[Tool]:
+    """The declared tools a server exposes under ``--namespaces`` / ``--tools``."""
+    return _chosen(load(), namespaces_filter, names)
+
+
+def listed(namespaces_filter: set[str] | None = None, names: set[str] | None = None) -> list[Listed]:
+    """The same tools as :func:`selected`, as ``tool_list.json`` describes them (no import)."""
+    return _chosen(_listed(), namespaces_filter, names)
+
+
+def catalog(tools: list[_Named]) -> dict[str, Any]:
+    """``--list-tools`` output: tools, per-namespace counts, total."""
+    categories: dict[str, int] = {}
+    for t in tools:
+        categories[t.namespace] = categories.get(t.namespace, 0) + 1
+    return {
+        "tools": [{"name": t.name, "description": t.description, "category": t.namespace} for t in tools],
+        "categories": dict(sorted(categories.items())),
+        "total": len(tools),
+    }
+
+
+__all__ = ["LISTING", "PROFILES", "Listed", "catalog", "listed", "listing_of", "listing_text", "load", "selected",
+           "selection"]

@@ -35,7 +35,6 @@ log = logging.getLogger(__name__)
 FOLDER = "downloads"
 STAGING = ".incoming"
 START_WAIT = 1.0   # how long an action waits to learn whether its navigation is a download
-POLL = 0.01
 FINISH_WAIT = 5.0  # how long an action waits for its downloads before reporting them in progress
 KEPT = 200         # downloads remembered per browser
 #: A hostile page can stream a download for ever: one that grows past this is cancelled and
@@ -87,6 +86,11 @@ class Downloads:
         self._count = 0
         self._changed = trio.Event()
         self._context_id: str | None = None
+
+    @property
+    def changed(self) -> trio.Event:
+        """Set at the next download event (begun or progressed)."""
+        return self._changed
 
     def mark(self) -> int:
         """How many downloads have begun: pass it to :meth:`since` after acting."""
@@ -193,8 +197,13 @@ class ActionWatch:
 
         A download's first event can trail the action: after one round trip to the tab (so
         the navigation it asked for, if any, is known), wait while a navigation is pending or
-        a download link was clicked, until a download begins or the tab commits a document.
+        a download link was clicked, until a download begins or the tab commits a document;
+        a committed document is then waited for until parsed (DOMContentLoaded), so the next
+        tool does not read an empty page. An action that asked for neither returns after that
+        round trip; the waits are woken by the events themselves, never polled.
         """
+        from cdpdriver import first_of
+
         from .locate import guard_dialog
 
         tab = self.tab
@@ -204,15 +213,23 @@ class ActionWatch:
         except CDPError:
             return [d.info() for d in self.downloads.since(self.mark)]
         with trio.move_on_after(START_WAIT):
-            while not self.downloads.since(self.mark) and tab.dialog is None and not tab.page.is_closed:
+            while not self.downloads.since(self.mark) and tab.dialog is None and not tab.gone:
                 if not (self.expected or tab.navigation_pending(self.requested)):
                     break
-                await trio.sleep(POLL)
+                await first_of(tab.changed, self.downloads.changed)
+            while (self._committed() and not tab.document_parsed and not self.downloads.since(self.mark)
+                   and tab.dialog is None and not tab.gone):
+                await first_of(tab.changed, self.downloads.changed)
         begun = self.downloads.since(self.mark)
         with trio.move_on_after(FINISH_WAIT):
             for download in begun:
                 await download.done.wait()
         return [download.info() for download in begun]
+
+    def _committed(self) -> bool:
+        """True when the action asked for a navigation and the tab has committed it."""
+        tab = self.tab
+        return tab.navigations_requested > self.requested and not tab.navigation_pending(self.requested)
 
 
 async def watch_action(session: ToolSession, tab: Tab, element: Element | None = None) -> ActionWatch:

@@ -37,12 +37,18 @@ def check_button(button: str | None) -> str:
     return name
 
 
-async def mouse_event(session: Session, kind: str, mouse: MouseState, *, button: str = "none",
-                      click_count: int = 0, modifiers: int | None = None, **extra: Any) -> None:
-    params: dict[str, Any] = {
+def _mouse_params(kind: str, mouse: MouseState, *, button: str = "none", click_count: int = 0,
+                  modifiers: int | None = None, **extra: Any) -> dict[str, Any]:
+    """``Input.dispatchMouseEvent`` for the mouse as it is now (position, buttons held)."""
+    return {
         "type": kind, "x": mouse.x, "y": mouse.y, "button": button, "buttons": mouse.buttons,
         "clickCount": click_count, "modifiers": mouse.modifiers if modifiers is None else modifiers, **extra,
     }
+
+
+async def mouse_event(session: Session, kind: str, mouse: MouseState, *, button: str = "none",
+                      click_count: int = 0, modifiers: int | None = None, **extra: Any) -> None:
+    params = _mouse_params(kind, mouse, button=button, click_count=click_count, modifiers=modifiers, **extra)
     await session.send("Input.dispatchMouseEvent", params)
 
 
@@ -67,11 +73,25 @@ async def mouse_up(session: Session, mouse: MouseState, button: str = "left", cl
 
 async def click(session: Session, mouse: MouseState, x: float, y: float, *, button: str = "left",
                 click_count: int = 1) -> None:
-    """Move, then press and release ``click_count`` times (a double click is 1 then 2)."""
-    await mouse_move(session, mouse, x, y)
-    for count in range(1, click_count + 1):
-        await mouse_down(session, mouse, button, count)
-        await mouse_up(session, mouse, button, count)
+    """Move, then press and release ``click_count`` times (a double click is 1 then 2).
+
+    The events go as one batch: the page still gets each one in order and handles it before
+    the next (a press makes the renderer dispatch the move it holds for the next animation
+    frame first), but the click costs one round trip instead of a frame and one per event.
+    """
+    held = next(iter(mouse.pressed), "none")
+    async with session.batch() as batch:
+        mouse.x, mouse.y = x, y
+        batch.send("Input.dispatchMouseEvent", _mouse_params("mouseMoved", mouse, button=held))
+        for count in range(1, click_count + 1):
+            mouse.pressed.add(button)
+            batch.send("Input.dispatchMouseEvent", _mouse_params("mousePressed", mouse, button=button,
+                                                                 click_count=count))
+            mouse.pressed.discard(button)
+            batch.send("Input.dispatchMouseEvent", _mouse_params("mouseReleased", mouse, button=button,
+                                                                 click_count=count))
+    for reply in batch.replies:
+        reply.result()  # the first failure, as sending them one by one would have raised it
 
 
 async def wheel(session: Session, mouse: MouseState, delta_x: float, delta_y: float) -> None:

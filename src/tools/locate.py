@@ -161,6 +161,7 @@ async def find(
     enabled: bool = False,
     editable: bool = False,
     hit_target: bool = False,
+    stable: bool = True,
     scroll: bool = True,
 ) -> Element | None:
     """Wait until the located element reaches ``state``; None for the hidden/detached states.
@@ -174,7 +175,7 @@ async def find(
         locator = {"kind": "ref", "value": locator["value"], "name": None}
     frame = await current_frame(session, tab)
     options = {"scroll": scroll, "enabled": enabled, "editable": editable, "hitTarget": hit_target,
-               "visibleFirst": state != "attached"}
+               "stable": stable, "visibleFirst": state != "attached"}
     deadline = trio.current_time() + timeout_ms / 1000
     while True:
         remaining_ms = max(0, int((deadline - trio.current_time()) * 1000))

@@ -2,7 +2,8 @@
 
 A declaration is a handler with its input and output models. The MCP tool
 list, the ``--list-tools`` catalog, the docs and ``batch_execute`` all read
-this registry, so there is exactly one dispatcher: ``call``.
+this registry (the first two through ``tool_list.json``, generated from it:
+``tools.catalog``), so there is exactly one dispatcher: ``call``.
 """
 
 from __future__ import annotations
@@ -133,16 +134,3 @@ async def call(session: ToolSession, name: str, arguments: dict[str, Any] | None
     if spec is not None:
         session.notify(spec, outcome)
     return outcome
-
-
-def catalog(tools: list[Tool] | None = None) -> dict[str, Any]:
-    """``--list-tools`` output: tools, per-namespace counts, total."""
-    chosen = tools if tools is not None else sorted(REGISTRY.values(), key=lambda t: t.name)
-    categories: dict[str, int] = {}
-    for t in chosen:
-        categories[t.namespace] = categories.get(t.namespace, 0) + 1
-    return {
-        "tools": [{"name": t.name, "description": t.description, "category": t.namespace} for t in chosen],
-        "categories": dict(sorted(categories.items())),
-        "total": len(chosen),
-    }

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -20,6 +19,7 @@ from cdpdriver import Batch, Browser, CDPError, LaunchOptions, Page, Session, co
 from .downloads import Downloads
 from .errors import ToolError
 from .registry import Observer, Outcome, Tool
+from .server_config import ServerConfig
 from .tab import Tab
 
 log = logging.getLogger("tools")
@@ -28,23 +28,6 @@ T = TypeVar("T")
 # recorders); it must not await anything, so every new tab is set up in one round trip.
 TabSetup = Callable[[Tab, Batch], None]
 SETUP_TIMEOUT = 10.0
-
-
-@dataclass
-class ServerConfig:
-    headless: bool = True
-    output_dir: Path = Path("a11y-output")
-    project: str = "a11y"
-    browser_url: str | None = None
-    default_timeout_ms: int = 5000
-    init_scripts: list[str] = field(default_factory=list)
-    isolated: bool = False
-    namespaces: set[str] | None = None
-    tools: set[str] | None = None
-    extensions: bool = True
-    launch_timeout: float = 30.0
-    #: The budget of one tool result, in characters of JSON (``--max-result-size``).
-    max_result_chars: int = 1_000_000
 
 
 class ToolSession:

@@ -143,6 +143,11 @@ class Tab:
         # (which may yet turn out to be a download).
         self.navigations_requested = 0
         self.navigations_committed = 0
+        # False from a main-frame commit until that document's DOMContentLoaded: a document
+        # read before then (its accessibility tree, its DOM) may still be empty.
+        self.document_parsed = True
+        self._changed = trio.Event()
+        self._recording = True
 
     @property
     def id(self) -> str:
@@ -151,6 +156,21 @@ class Tab:
     @property
     def session(self) -> Session:
         return self.page.session
+
+    @property
+    def changed(self) -> trio.Event:
+        """Set at the tab's next navigation request, commit or DOMContentLoaded, dialog, or end
+        of recording: a waiter takes it, re-checks its condition, and waits on it (no poll)."""
+        return self._changed
+
+    @property
+    def gone(self) -> bool:
+        """True once the page closed or its events stopped (the target went away)."""
+        return not self._recording or self.page.is_closed
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
 
     def queue_start(self, nursery: trio.Nursery, init_scripts: list[str], batch: Batch) -> list[Reply[Any]]:
         """Begin recording, then queue the domains whose events we record and the init scripts.
@@ -167,12 +187,16 @@ class Tab:
         return replies
 
     async def _record(self, events: Any) -> None:
-        with self.scope, events:
-            async for event in events:
-                try:
-                    self._on_event(event.method, event.params)
-                except Exception:  # one odd event must not stop the recording
-                    log.exception("tab event %s", event.method)
+        try:
+            with self.scope, events:
+                async for event in events:
+                    try:
+                        self._on_event(event.method, event.params)
+                    except Exception:  # one odd event must not stop the recording
+                        log.exception("tab event %s", event.method)
+        finally:
+            self._recording = False
+            self._notify()  # the tab is gone: wake whoever waits on it
 
     def _on_event(self, method: str, params: dict[str, Any]) -> None:
         handler = _HANDLERS.get(method)
@@ -259,6 +283,7 @@ class Tab:
         self.dialog = Dialog(params.get("type", "alert"), params.get("message", ""),
                              params.get("defaultPrompt", ""), params.get("url", ""))
         self.dialog_opened.set()
+        self._notify()
 
     def _dialog_closed(self, params: dict[str, Any]) -> None:
         self.dialog = None
@@ -282,10 +307,17 @@ class Tab:
     def _navigation_requested(self, params: dict[str, Any]) -> None:
         if params.get("frameId") == self.id:
             self.navigations_requested += 1
+            self._notify()
 
     def _frame_navigated(self, params: dict[str, Any]) -> None:
         if not (params.get("frame") or {}).get("parentId"):
             self.navigations_committed = self.navigations_requested
+            self.document_parsed = params.get("type") == "BackForwardCacheRestore"  # a restored page is whole
+            self._notify()
+
+    def _dom_content_loaded(self, params: dict[str, Any]) -> None:
+        self.document_parsed = True
+        self._notify()
 
     def navigation_pending(self, since: int) -> bool:
         """True while a main-frame navigation asked for after ``since`` requests has not committed."""
@@ -331,6 +363,7 @@ _HANDLERS = {
     "Page.frameDetached": Tab._frame_detached,
     "Page.frameRequestedNavigation": Tab._navigation_requested,
     "Page.frameNavigated": Tab._frame_navigated,
+    "Page.domContentEventFired": Tab._dom_content_loaded,
 }
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import trio
 
+from tests.support.site import Response
+
 RECORDER = """
 <script>
 window.log = [];
@@ -131,6 +133,23 @@ async def test_click_waits_for_a_moving_element_and_follows_navigation(mcp, site
     await mcp.ok("element_click", {"selector": "#m"})
     assert (await mcp.ok("element_get_text", {"selector": "#h"}))["text"] == "Arrived"
     assert await mcp.js("document.title") == "Second"
+
+
+async def test_a_click_that_navigates_returns_once_the_new_page_is_parsed(mcp, site):
+    # The new page commits at once but parses only after a slow parser-blocking script: the
+    # click must not hand the agent an empty document (a snapshot would see none of it).
+    site.route("/el-actions/slow.js", Response("window.slow = 1;", content_type="text/javascript", delay=0.4))
+    parsed = site.route("/el-actions/parsed", "<!doctype html><title>Parsed</title>"
+                                              "<script src=/el-actions/slow.js></script><p id=end>end</p>")
+    await load(mcp, site, "to-parsed", f"<a id=go href='{parsed}'>go</a>")
+    await mcp.ok("element_click", {"selector": "#go"})
+    state = await mcp.js("[document.title, document.readyState !== 'loading', !!document.getElementById('end'), window.slow]")
+    assert state == ["Parsed", True, True, 1]
+    # a click that navigates nowhere does not wait for any document
+    await mcp.js("document.body.insertAdjacentHTML('beforeend', '<button id=b>b</button>'); 0")
+    started = time.perf_counter()
+    await mcp.ok("element_click", {"selector": "#b"})
+    assert time.perf_counter() - started < 0.9  # never the 1 s a navigation may take to show
 
 
 async def test_a_script_driven_mover_is_not_clicked_until_it_stops(mcp, site):

@@ -10,6 +10,7 @@ from pathlib import Path
 from mcp import Client, StdioServerParameters
 
 from a11y.mcp_server import build_server
+from tools import catalog
 from tools.session import ServerConfig
 
 
@@ -37,6 +38,24 @@ def test_declaring_the_tools_loads_no_driver():
               "print(sorted({m.split('.')[0] for m in sys.modules} & {'cdpdriver', 'trio', 'audit', 'yaml', 'httpx', 'mcp'}))")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
     assert out.stdout.strip() == "[]"
+
+
+def test_stdio_server_imports_only_the_sdks_server():
+    """A stdio server skips the SDK's client and MCPServer and builds the SDK's models on first
+    use; with the SDK imported already it uses it as it is (a11y.mcp_sdk)."""
+    script = ("import sys; {first}from a11y.mcp_sdk import import_stdio_server; import_stdio_server(); "
+              "from mcp.server.lowlevel import Server; from mcp.server.stdio import stdio_server; "
+              "import mcp_types; from pydantic._internal._config import config_defaults; "
+              "built = mcp_types.Tool.__pydantic_complete__; "
+              "tool = mcp_types.Tool.model_validate({{'name': 'n', 'inputSchema': {{'type': 'object'}}}}); "
+              "print(sorted({{m for m in sys.modules if m.startswith(('mcp.client', 'mcp.server.mcpserver'))}})[:1], "
+              "built, tool.input_schema == {{'type': 'object'}}, config_defaults['defer_build'])")
+    bare = subprocess.run([sys.executable, "-c", script.format(first="")], capture_output=True, text=True,
+                          check=True, timeout=60)
+    assert bare.stdout.strip() == "[] False True False"
+    usual = subprocess.run([sys.executable, "-c", script.format(first="import mcp; ")], capture_output=True,
+                           text=True, check=True, timeout=60)
+    assert usual.stdout.strip() == "['mcp.client'] True True False"
 
 
 def test_list_tools_subset():
@@ -67,6 +86,9 @@ async def test_every_tool_has_input_and_output_schema(mcp):
     for t in listing.tools:
         assert t.input_schema["type"] == "object"
         assert t.output_schema and t.output_schema["type"] == "object"
+    # tools/list is served from tools/tool_list.json: it must say what the registry declares
+    served = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in listing.tools]
+    assert served == catalog.listing_of(catalog.load())
 
 
 async def test_config_and_browser_lifecycle(mcp):
@@ -112,6 +134,12 @@ async def test_stdio_transport_end_to_end(chromium, tmp_path):
         assert not result.is_error, result
         result = await client.call_tool("config_get", {})
         assert result.structured_content["browser_launched"] is True
+        # an error result and an image block, each a kind of message the stdio server builds on first use
+        result = await client.call_tool("no_such_tool", {})
+        assert result.is_error and json.loads(result.content[0].text)["error"]["code"] == "not_found"
+        result = await client.call_tool("page_screenshot", {})
+        assert [block.type for block in result.content] == ["text", "image"]
+        assert result.content[1].mime_type == "image/png" and result.structured_content["width"] > 0
 
 
 SPEC_COUNTS = {

@@ -172,8 +172,9 @@ async (loc, want, timeoutMs, opts, referenced) => {
       if (opts.scroll) el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
       // Stable means the same box one animation frame apart, at every poll (CSS animations and
       // script-driven movers alike; boxes from polls further apart could alias a periodic mover).
+      // Keyboard actions (opts.stable false) reach the element by focus, wherever it is.
       const before = box(el);
-      await nextFrame();
+      if (opts.stable !== false) await nextFrame();
       const rect = box(el);
       if (opts.enabled && !enabled(el)) reason = describe(el) + ' is disabled';
       else if (opts.editable && !editable(el)) reason = describe(el) + ' is not editable';

@@ -34,8 +34,9 @@ WAITS: dict[str, dict[str, Any]] = {
     "visible": {"state": "visible"},                                      # focus, screenshot, press
     "hover": {"state": "actionable", "hit_target": True},                 # visible, stable, in view, not covered
     "click": {"state": "actionable", "hit_target": True, "enabled": True},  # …and enabled
-    # fill, type, clear: focus and keyboard, not the pointer, so an overlay (a floating label) is no obstacle
-    "edit": {"state": "actionable", "enabled": True, "editable": True, "hit_target": False},
+    # fill, type, clear: focus and keyboard, not the pointer, so neither an overlay (a floating
+    # label) nor motion is an obstacle
+    "edit": {"state": "actionable", "enabled": True, "editable": True, "hit_target": False, "stable": False},
 }
 
 
