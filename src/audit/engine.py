@@ -296,14 +296,15 @@ def _page_audit(
 ) -> PageAudit:
     findings, review = findings_from(results, url)
     best = best_practices_from(results, url) if request.best_practices else []
+    scored = scored_results(results)
     page = PageResult(
         url=url,
         status="ok",
         http_status=doc.status,
-        score=page_score(scored_results(results), rule_impacts()),
+        score=page_score(scored, rule_impacts()),
         findings=len(findings),
         untested_frames=untested_frames,
-        rules_tested=rules_tested(scored_results(results)),
+        rules_tested=rules_tested(scored),
     )
     return PageAudit(page, findings, review, best, links, doc.url, results, llm_evidence=evidence)
 

@@ -24,10 +24,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 import trio
 
 from cdpdriver import CDPError, NavigationTimeout, Page, evaluate, isolated_world
+from cdpdriver.connection import Command
 from cdpdriver.protocol import page as page_domain
 from cdpdriver.scripts import call_expression, load_script
 
@@ -110,12 +112,21 @@ class DocumentWatch:
         )
 
 
-async def install_tracker(page: Page) -> None:
+async def install_tracker(page: Page, *also: Command[Any]) -> None:
     """Track the page's pending work from the next document's first script on; call it
-    before navigating (``settle`` installs it late otherwise, missing earlier timers)."""
-    await page.session.execute(
-        page_domain.add_script_to_evaluate_on_new_document(source=load_script("audit", "readiness_tracker"))
-    )
+    before navigating (``settle`` installs it late otherwise, missing earlier timers).
+
+    ``also`` are further set-up commands of the tab, sent in the same round trip; a failure
+    of any of them is raised."""
+    async with page.session.batch() as batch:
+        replies = [
+            batch.execute(
+                page_domain.add_script_to_evaluate_on_new_document(source=load_script("audit", "readiness_tracker"))
+            ),
+            *(batch.execute(command) for command in also),
+        ]
+    for reply in replies:
+        reply.result()
     await page.track_network()
 
 

@@ -66,10 +66,9 @@ class Tab:
         if guarded:
             guard = NetGuard(allow=allow)
             await guard.attach(page, nursery)
-        await install_tracker(page)
         # Every tab acts as the focused one, so focus styles apply (audit.checks.focus_visible)
-        # whichever tab the browser happens to focus.
-        await page.session.execute(emulation.set_focus_emulation_enabled(True))
+        # whichever tab the browser happens to focus; sent with the tracker, one round trip.
+        await install_tracker(page, emulation.set_focus_emulation_enabled(True))
         return cls(page, dialogs, guard, nursery=nursery)
 
     def begin(self) -> None:
