@@ -1,8 +1,5 @@
 """a11y: WCAG audits and an MCP browser tool server on a Trio CDP client."""
 
-from importlib import metadata
-
-try:
-    __version__ = metadata.version("a11y")
-except metadata.PackageNotFoundError:  # running from a source tree without install
-    __version__ = "0.1.0"
+# The one place the version is written: pyproject.toml reads it from here (setuptools'
+# dynamic version), so start-up never searches the installed distributions for it.
+__version__ = "0.1.0"

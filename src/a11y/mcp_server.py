@@ -6,9 +6,10 @@ is the protocol stream.
 
 Start-up is on the agent's clock, so nothing is imported or built before it is
 needed: ``--list-tools`` never imports the SDK, and neither it nor ``tools/list``
-imports the registry or builds a schema (both read ``tools/tool_list.json``);
-the registry, the session and the driver load on the first tool call, and the
-browser starts on the first tool that needs it.
+imports the registry or builds a schema (both read ``tools/tool_list.json``); a
+stdio server answers the opening of the conversation while the SDK, and then the
+tools, load on a worker thread (:mod:`a11y.mcp_early`); the browser starts on the
+first tool that needs it.
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ import gc
 import json
 import logging
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tools import catalog as tool_catalog
 from tools.server_config import ServerConfig
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from tools.session import ToolSession
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 # Sent once per session: what every tool shares, so no tool description has to repeat it.
 INSTRUCTIONS = """\
@@ -91,15 +93,20 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 
 class _LazySession:
     """The server's one ToolSession, made on the first tool call: the handshake and
-    ``tools/list`` then never import the registry, the session or the driver."""
+    ``tools/list`` then never import the registry, the session or the driver. A stdio
+    server loads them in the background once the SDK is in (``tools_loaded``), so an agent
+    that thinks before its first call does not wait for them."""
 
-    def __init__(self, config: ServerConfig, nursery: trio.Nursery) -> None:
+    def __init__(self, config: ServerConfig, nursery: trio.Nursery, tools_loaded: trio.Event | None) -> None:
         self._config = config
         self._nursery = nursery
+        self._tools_loaded = tools_loaded
         self.session: ToolSession | None = None
 
-    def get(self) -> ToolSession:
+    async def get(self) -> ToolSession:
         if self.session is None:
+            if self._tools_loaded is not None:
+                await self._tools_loaded.wait()  # never import them on two threads at once
             from tools.session import ToolSession
 
             tool_catalog.load()
@@ -107,7 +114,7 @@ class _LazySession:
         return self.session
 
 
-def build_server(config: ServerConfig) -> Server[_LazySession]:
+def build_server(config: ServerConfig, tools_loaded: trio.Event | None = None) -> Server[_LazySession]:
     """An MCP server whose lifespan owns one ToolSession (and so one browser)."""
     import mcp_types as types
     import trio
@@ -124,7 +131,7 @@ def build_server(config: ServerConfig) -> Server[_LazySession]:
     @asynccontextmanager
     async def lifespan(_: Server[_LazySession]) -> AsyncIterator[_LazySession]:
         async with trio.open_nursery() as nursery:
-            sessions = _LazySession(config, nursery)
+            sessions = _LazySession(config, nursery, tools_loaded)
             try:
                 yield sessions
             finally:
@@ -139,7 +146,7 @@ def build_server(config: ServerConfig) -> Server[_LazySession]:
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         from tools.registry import call
 
-        session = ctx.lifespan_context.get()
+        session = await ctx.lifespan_context.get()
         async with session.call_lock:
             outcome = await call(session, params.name, params.arguments)
         return _result(outcome, config.max_result_chars)
@@ -173,11 +180,39 @@ def _result(outcome: Outcome, max_chars: int) -> types.CallToolResult:
     )
 
 
-async def _serve_stdio(server: Server[_LazySession]) -> None:
-    from mcp.server.stdio import stdio_server
+async def _serve_stdio(config: ServerConfig) -> None:
+    """Serve on stdin and stdout, answering the handshake while the SDK imports
+    (:mod:`a11y.mcp_early`): the SDK takes over at the first message that needs it."""
+    import trio
 
-    async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+    from .mcp_early import Inbox, ServerFacts, StdioWire, Wire, answer_handshake
+
+    facts = ServerFacts("a11y", __version__, INSTRUCTIONS,
+                        lambda: [t.entry() for t in tool_catalog.listed(config.namespaces, config.tools)])
+    stdio = StdioWire.claim()
+    try:
+        inbox, wire = Inbox(stdio.inbound), Wire(stdio.outbound)
+        async with trio.open_nursery() as nursery:
+            sdk_imported, tools_loaded = trio.Event(), trio.Event()
+
+            async def load_in_background() -> None:
+                await trio.to_thread.run_sync(_import_sdk, abandon_on_cancel=True)
+                sdk_imported.set()
+                await trio.to_thread.run_sync(_load_tools, abandon_on_cancel=True)
+                tools_loaded.set()
+
+            nursery.start_soon(inbox.read_all)
+            nursery.start_soon(load_in_background)
+            if await answer_handshake(inbox, wire, facts):
+                await sdk_imported.wait()
+                from mcp.server.stdio import stdio_server
+
+                server = _quietly(build_server, config, tools_loaded)
+                async with stdio_server(stdin=inbox, stdout=wire) as (read, write):  # type: ignore[arg-type]
+                    await server.run(read, write, server.create_initialization_options())
+            nursery.cancel_scope.cancel()
+    finally:
+        stdio.restore()
 
 
 async def _serve_http(server: Server[_LazySession], host: str, port: int) -> None:
@@ -192,23 +227,42 @@ async def _serve_http(server: Server[_LazySession], host: str, port: int) -> Non
     await serve(app, config)
 
 
-def _start(config: ServerConfig, *, stdio: bool) -> Server[_LazySession]:
-    """Import the SDK and build the server with the cyclic garbage collector off, then
-    freeze what the imports made: creating the SDK's hundreds of pydantic models sets off
-    a collection every few hundred objects, each one scanning everything made so far
-    (about a tenth of the start-up), and frozen objects are never scanned again, so later
-    collections, during tool calls, are shorter too. A stdio server imports only the SDK's
-    server (:mod:`a11y.mcp_sdk`)."""
+def _quietly(build: Callable[..., _T], *args: Any) -> _T:
+    """Run an import-heavy step with the cyclic garbage collector off, then freeze what it
+    made: creating the SDK's hundreds of pydantic models sets off a collection every few
+    hundred objects, each one scanning everything made so far (about a tenth of the
+    start-up), and frozen objects are never scanned again, so later collections, during
+    tool calls, are shorter too."""
     gc.disable()
     try:
-        if stdio:
-            from .mcp_sdk import import_stdio_server
-
-            import_stdio_server()
-        return build_server(config)
+        return build(*args)
     finally:
         gc.freeze()
         gc.enable()
+
+
+def _import_sdk() -> None:
+    """Import the SDK's stdio server only (:mod:`a11y.mcp_sdk`); runs on a worker thread
+    while the handshake is answered."""
+    from .mcp_sdk import import_stdio_server
+
+    _quietly(import_stdio_server)
+
+
+def _load_tools() -> None:
+    """Declare the tools and import the session and registry, on a worker thread after the SDK
+    import. A failure here is left for the first tool call to meet and report."""
+    try:
+        _quietly(_import_tools)
+    except Exception:
+        log.debug("loading the tools in the background failed", exc_info=True)
+
+
+def _import_tools() -> None:
+    import tools.registry
+    import tools.session  # noqa: F401
+
+    tool_catalog.load()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -221,14 +275,14 @@ def run(args: argparse.Namespace) -> int:
         data = tool_catalog.catalog(tool_catalog.listed(*exposed))
         sys.stdout.write(json.dumps(data, indent=2) + "\n")  # stdout-ok: --list-tools is not the MCP stream
         return 0
-    server = _start(config_from_args(args), stdio=not args.http)
+    config = config_from_args(args)
     import trio
 
     try:
         if args.http:
-            trio.run(_serve_http, server, args.host, args.port)
+            trio.run(_serve_http, _quietly(build_server, config), args.host, args.port)
         else:
-            trio.run(_serve_stdio, server)
+            trio.run(_serve_stdio, config)
     except KeyboardInterrupt:
         pass
     return 0
