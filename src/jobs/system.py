@@ -11,7 +11,7 @@ them, closes the queue and the store; runs in flight stay in the store and the n
 from __future__ import annotations
 
 import builtins
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -41,17 +41,23 @@ __all__ = ["BrowserSource", "Conflict", "Event", "Jobs", "NotFound", "Run"]
 EVENT_POLL_SECONDS = 0.5
 """How often ``wait_for_event`` looks at the store for events written by other processes."""
 
+WRITE_BEHIND_DRAIN = 30.0
+"""How long closing the jobs system waits for writes still running behind their answers."""
+
 
 class Jobs:
     """Submit, follow, read and cancel runs. Every method is a Trio checkpoint; the store's
     blocking calls run in threads. Errors: ``NotFound`` (no such run), ``Conflict`` (the
     run's state forbids it)."""
 
-    def __init__(self, store: Store, coordinator: Coordinator, events: Wakeup) -> None:
+    def __init__(self, store: Store, coordinator: Coordinator, events: Wakeup, nursery: trio.Nursery) -> None:
         """Use ``Jobs.open``."""
         self.store = store
         self._coordinator = coordinator
         self._events = events
+        self._nursery = nursery
+        self._writing = 0
+        self._written = trio.Event()
 
     @classmethod
     @asynccontextmanager
@@ -96,10 +102,35 @@ class Jobs:
                     consumer=consumer_name("local"), changed=changed, events=events,
                 )
                 nursery.start_soon(worker.run)
+            jobs = cls(store, coordinator, events, nursery)
             try:
-                yield cls(store, coordinator, events)
+                yield jobs
             finally:
+                with trio.move_on_after(WRITE_BEHIND_DRAIN, shield=True):
+                    await jobs.written()
                 nursery.cancel_scope.cancel()
+
+    def write_behind(self, write: Callable[[], Awaitable[None]]) -> None:
+        """Run a store write after its caller has answered, in the jobs nursery: storing a
+        synchronous audit's run takes 10-40 ms that its client need not wait for. Readers
+        that must see it wait for :meth:`written`; closing the jobs system waits for it
+        before the store closes. ``write`` handles its own failures."""
+        self._writing += 1
+        self._nursery.start_soon(self._write, write)
+
+    async def _write(self, write: Callable[[], Awaitable[None]]) -> None:
+        try:
+            await write()
+        finally:
+            self._writing -= 1
+            if not self._writing:
+                self._written.set()
+                self._written = trio.Event()
+
+    async def written(self) -> None:
+        """Return once no write started by :meth:`write_behind` is still running."""
+        while self._writing:
+            await self._written.wait()
 
     async def submit(self, request: JobRequest) -> Run:
         """Store a new run of ``request`` (queued), its secrets apart (``jobs.secrets``);

@@ -75,6 +75,13 @@ def create_app(config: ServiceConfig) -> QuartTrio:
     capacity = Capacity(config.concurrency, usable_cpus())
     schema = openapi_schema(JOBS_OPENAPI, SITES_OPENAPI, ARTIFACTS_OPENAPI)
 
+    @app.before_request
+    async def read_your_writes() -> None:
+        """Every request but ``/audit`` and ``/health`` sees the synchronous audits answered
+        before it: their runs are stored just after their answers (``Jobs.write_behind``)."""
+        if service.jobs is not None and request.path not in ("/audit", "/health"):
+            await service.jobs.written()
+
     @app.get("/health")
     async def health() -> Response:
         status = await service.supervisor.health(config.health_wait_timeout)

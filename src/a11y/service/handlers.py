@@ -13,6 +13,7 @@ import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
@@ -224,7 +225,8 @@ def _screenshots_asked() -> bool:
 async def handle_audit(service: Service) -> Response:
     """``POST /audit``, in the order of the package docstring; one log line per request.
     A finished audit (completed or failed) is also stored as a run of kind ``sync``, after
-    its slot is released; the response does not depend on the store."""
+    its slot is released and behind its answer (``Jobs.write_behind``); the response does
+    not depend on the store."""
     config = service.config
     line = RequestLog("audit")
     try:
@@ -265,7 +267,8 @@ async def handle_audit(service: Service) -> Response:
                 gate.record_duration(time.monotonic() - audit_started)
     finally:
         gate.release()
-    await _record_sync(service, req, outcome, shots)
+    if service.jobs is not None:  # stored after the answer; later requests wait for it
+        service.jobs.write_behind(partial(_record_sync, service.jobs, req, outcome, shots))
     if isinstance(outcome, AuditFailed):
         return line.done(error_response(500, outcome.code, outcome.message, outcome.details),
                          note=f"code={outcome.code}")
@@ -276,13 +279,10 @@ async def handle_audit(service: Service) -> Response:
     )
 
 
-async def _record_sync(service: Service, req: AuditRequest, outcome: AuditResult | AuditFailed,
+async def _record_sync(jobs: Jobs, req: AuditRequest, outcome: AuditResult | AuditFailed,
                        shots: RunScreenshots | None = None) -> None:
     """Store the synchronous audit as a run, completed or failed (with its screenshots); a
     store that fails is logged, never answered."""
-    jobs = service.jobs
-    if jobs is None:
-        return
     try:
         await jobs.record_sync(req, outcome, shots)
     except Exception as exc:  # noqa: BLE001 - the audit's answer must not depend on the store
