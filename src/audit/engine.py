@@ -27,7 +27,7 @@ from cdpdriver import Browser, NavigationFailed, Page, evaluate, isolated_world
 from cdpdriver.scripts import load_script
 
 from .auth import LoginRunner, prepare_auth
-from .axe import FRAME_TIMEOUT, PartialRunner, finish_run
+from .axe import FRAME_TIMEOUT, PartialRun, PartialRunner, finish_run
 from .axe_bundle import rule_impacts
 from .crawl import PageProgress, PendingStart, crawl_site, normalize_url
 from .egress import egress_proxy
@@ -75,9 +75,11 @@ class EngineLimits:
     #: A crawl keeps ``concurrency`` pages in flight across depth levels (the same pages in
     #: the same order, :func:`~audit.crawl.crawl_site`); off, each level waits for the last.
     pipelined_crawl: bool = True
-    #: Prepare the next request's tab (fresh context, axe compiled) beside each audit instead
-    #: of waiting for the browser to be idle: lower latency back to back when a core is free.
-    prepare_ahead: bool = False
+    #: Once a page's axe run has taken ``AHEAD_AFTER``, prepare the next request's tab (fresh
+    #: context, blank) beside it rather than when the browser is next idle: requests that come
+    #: back to back then find it made. A short run is left alone, which a tab made beside it
+    #: would slow by more than it saves (the renderer's start competes for the cores).
+    prepare_ahead: bool = True
     #: Runs ``auth.login`` steps (:mod:`audit.auth`); given by the front ends, which may use
     #: the tools. Without one, a request with login steps fails with ``login_unsupported``.
     login_runner: LoginRunner | None = None
@@ -85,6 +87,10 @@ class EngineLimits:
     #: make one per run. None, the default, takes none: a plain audit stays fast.
     screenshots: RunScreenshots | None = None
 
+
+#: How long a page's axe run goes before the next request's tab is prepared beside it
+#: (``EngineLimits.prepare_ahead``): about what making a tab in a fresh context costs.
+AHEAD_AFTER = 0.15
 
 #: The options of :class:`EngineLimits` that only make audits cheaper: switched off, an audit
 #: takes the plain path and must find exactly the same (tests compare the two).
@@ -159,6 +165,24 @@ async def _audit_page(
     return audit
 
 
+async def _run_axe(runner: PartialRunner, tab: Tab) -> PartialRun:
+    """The page's axe run; the next request's tab is prepared beside it once it has taken
+    ``AHEAD_AFTER`` (``EngineLimits.prepare_ahead``)."""
+    if tab.prepare_next is None:
+        return await runner.run()
+    prepare = tab.prepare_next
+
+    async def prepare_later() -> None:
+        await trio.sleep(AHEAD_AFTER)
+        prepare()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(prepare_later)
+        run = await runner.run()
+        nursery.cancel_scope.cancel()
+    return run
+
+
 async def _audit_in_tab(
     browser: Browser,
     tab: Tab,
@@ -198,7 +222,7 @@ async def _audit_in_tab(
         if progress is not None:
             progress.linked(links)
     with clock.phase("axe"):
-        run = await runner.run()
+        run = await _run_axe(runner, tab)
     results = run.results
     if results is None:
         with clock.phase("finish"):

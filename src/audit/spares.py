@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 
 #: How long a caller waits for a spare being prepared before making a page of its own.
 FILL_WAIT = 5.0
-#: How long the browser must be idle before spares are made.
+#: How long the browser must be idle before spares are made (or warmed).
 IDLE_DELAY = 0.1
 
 
@@ -61,6 +61,8 @@ class _Spare:
     context_id: str
     #: Set when a caller took it: a warm-up still running stops at its next step.
     taken: bool = False
+    #: Set once a warm-up started (a spare made beside an audit is warmed when idle, if ever).
+    warming: bool = False
 
 
 class SparePages:
@@ -86,12 +88,11 @@ class SparePages:
         self._filled = trio.Event()
 
     @asynccontextmanager
-    async def page(self, clock: PhaseClock | None = None, *, ahead: bool = False) -> AsyncIterator[Page]:
+    async def page(self, clock: PhaseClock | None = None) -> AsyncIterator[Page]:
         """A page in a fresh context of its own; page and context are disposed after the block.
 
         ``clock`` gets the ``lease`` (and, for a page made cold, ``context``) and ``close``
-        phases. With ``ahead`` the next spare is prepared at once, beside this page's audit,
-        rather than once the browser is idle (for audits that come back to back)."""
+        phases."""
         clock = clock or PhaseClock()
         self._active += 1
         try:
@@ -100,8 +101,6 @@ class SparePages:
         except BaseException:
             self._active -= 1
             raise
-        if ahead:
-            self._refill(idle=False)
         try:
             yield spare.page
         finally:
@@ -110,6 +109,12 @@ class SparePages:
                 self._release(spare)
                 if not self._active:
                     self._refill()
+
+    def prepare_beside(self) -> None:
+        """Make the next spare now, beside a running audit, for a request that may follow at
+        once: its context and blank tab only, since compiling axe beside an audit slows the
+        audit more than it saves the next one. Its warm-up waits for idle time."""
+        self._refill(idle=False)
 
     async def _take(self, clock: PhaseClock) -> _Spare:
         # A tab half made costs less to finish than a cold one made beside it.
@@ -131,20 +136,24 @@ class SparePages:
             self.browser.start_task(self._close, spare.page, spare.context_id)
 
     def _refill(self, *, idle: bool = True) -> None:
-        """Schedule spares up to the target, in the browser's nursery."""
+        """Schedule spares up to the target, in the browser's nursery; when idle, also the
+        warm-up of spares made beside an audit."""
         while len(self._ready) + self._scheduled < self.target and self.browser.is_connected:
             self._scheduled += 1
             self.browser.start_task(self._fill_one, idle)
+        if idle:
+            for spare in self._ready:
+                if not spare.warming and self.browser.is_connected:
+                    spare.warming = True
+                    self.browser.start_task(self._warm_when_idle, spare)
 
     async def _fill_one(self, idle: bool) -> None:
-        """Make one spare, then warm it. With ``idle``, only once the browser has been idle for
-        ``IDLE_DELAY``, giving up if an audit started meanwhile (on a busy machine back-to-back
-        audits gain nothing from a spare they compete with)."""
+        """Make one spare, and warm it when made in idle time. With ``idle``, only once the
+        browser has been idle for ``IDLE_DELAY``, giving up if an audit started meanwhile (on
+        a busy machine back-to-back audits gain nothing from a spare they compete with)."""
         try:
-            if idle:
-                await trio.sleep(IDLE_DELAY)
-                if self._active:
-                    return
+            if idle and not await self._idle_for_a_while():
+                return
             self._filling += 1
             try:
                 spare = await self._make()
@@ -153,11 +162,29 @@ class SparePages:
                 self._filled.set()
                 self._filled = trio.Event()
             self._ready.append(spare)
-            await self._warm(spare)
+            if idle:
+                spare.warming = True
+                await self._warm(spare)
+            elif not self._active:  # the audit it was made beside ended meanwhile
+                self._refill()
         except Exception as exc:  # noqa: BLE001 - a spare is an optimisation; a cold page will do
             log.debug("could not prepare a spare page: %s", exc)
         finally:
             self._scheduled -= 1
+
+    async def _warm_when_idle(self, spare: _Spare) -> None:
+        """Warm a spare made beside an audit, once the browser is idle (and if still unused)."""
+        try:
+            if await self._idle_for_a_while():
+                await self._warm(spare)
+            else:
+                spare.warming = False  # the next idle time tries again
+        except Exception as exc:  # noqa: BLE001 - an unwarmed spare still serves
+            log.debug("could not warm a spare page: %s", exc)
+
+    async def _idle_for_a_while(self) -> bool:
+        await trio.sleep(IDLE_DELAY)
+        return not self._active
 
     async def _make(self, clock: PhaseClock | None = None) -> _Spare:
         """A new context and a blank tab in it."""

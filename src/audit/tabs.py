@@ -21,7 +21,7 @@ browser's own context (:meth:`SharedTabs.open_private`).
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
@@ -55,6 +55,9 @@ class Tab:
     spoiled: bool = False
     #: Where the tab's helpers run (request handlers the audit adds, e.g. :mod:`audit.auth`).
     nursery: trio.Nursery | None = None
+    #: Prepares the tab of a request that may follow this one's (fresh context each): set
+    #: for separate requests' tabs only (:class:`SingleTabs` with ``ahead``).
+    prepare_next: Callable[[], None] | None = None
 
     @classmethod
     async def attach(cls, page: Page, nursery: trio.Nursery, *, guarded: bool, allow: frozenset[str]) -> Tab:
@@ -97,10 +100,12 @@ class SingleTabs:
     @asynccontextmanager
     async def tab(self, clock: PhaseClock) -> AsyncIterator[Tab]:
         spares = spare_pages(self.browser, guarded=self.guarded)
-        async with spares.page(clock, ahead=self.ahead) as page, trio.open_nursery() as nursery:
+        async with spares.page(clock) as page, trio.open_nursery() as nursery:
             try:
                 with clock.phase("lease"):
                     tab = await Tab.attach(page, nursery, guarded=self.guarded, allow=self.allow)
+                if self.ahead:
+                    tab.prepare_next = spares.prepare_beside
                 yield tab
             finally:
                 nursery.cancel_scope.cancel()

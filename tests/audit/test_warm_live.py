@@ -3,8 +3,11 @@ and finishers are reused or replaced, never leaked, and never change what an aud
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import trio
 
+from audit import engine
 from audit.axe import finisher_pool
 from audit.engine import EngineLimits, run_audit
 from audit.readiness import install_tracker, settle
@@ -91,6 +94,25 @@ async def test_repeated_audits_reuse_the_finisher_and_leak_no_context(browser, s
     assert len(extra) == 2
     assert pool._context_id in extra
     assert {s.context_id for s in spare_pages(browser)._ready} == extra - {pool._context_id}
+
+
+async def test_a_long_axe_run_prepares_the_next_requests_tab_beside_it(browser, site, monkeypatch):
+    """With ``prepare_ahead`` the next request's tab is being made (or is made) when an audit
+    whose axe run took ``AHEAD_AFTER`` ends, in a context no audit used; it is warmed once the
+    browser is idle. Without, the spare waits for idle time."""
+    url = site.route("/warm/ahead.html", "<!doctype html><html lang=en><title>a</title><img src=pixel.png>")
+    monkeypatch.setattr(engine, "AHEAD_AFTER", 0)
+    spares = spare_pages(browser)
+    warm_up(browser)
+    for ahead in (False, True):
+        await _idle(browser, spares_expected=1)
+        before = await _contexts(browser)
+        result = await run_audit(browser, make_request(url), replace(FAST, prepare_ahead=ahead))
+        assert [f.rule_id for f in result.findings] == ["image-alt"]
+        assert bool(spares._filling or spares._ready) is ahead
+    await _idle(browser, spares_expected=1)
+    [spare] = spares._ready
+    assert spare.context_id not in before and spare.warming
 
 
 async def test_a_failed_audit_releases_its_page(browser, site):
