@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -272,23 +273,31 @@ async def answer_handshake(inbox: Inbox, wire: Wire, facts: ServerFacts) -> bool
 @dataclass
 class StdioWire:
     """The wire's file descriptors, moved off 0 and 1 for the session: children and stray
-    prints then read end-of-file and write to stderr, never into the protocol stream."""
+    prints then read end-of-file and write to stderr, never into the protocol stream. Where
+    the descriptors cannot be moved, the process's own stdin and stdout serve as they are."""
 
     inbound: IO[bytes]
     outbound: IO[bytes]
-    _saved: tuple[int, int]
+    _saved: tuple[int, int] | None
 
     @classmethod
     def claim(cls) -> StdioWire:
-        wire_in, wire_out = os.dup(0), os.dup(1)
-        null = os.open(os.devnull, os.O_RDONLY)
         try:
-            os.dup2(null, 0)
-        finally:
-            os.close(null)
-        os.dup2(2, 1)
+            wire_in, wire_out = os.dup(0), os.dup(1)
+        except OSError:
+            return cls(sys.stdin.buffer, sys.stdout.buffer, None)
+        try:
+            null = os.open(os.devnull, os.O_RDONLY)
+            try:
+                os.dup2(null, 0)
+            finally:
+                os.close(null)
+            os.dup2(2, 1)
+        except OSError:
+            log.debug("stdin and stdout stay where they are", exc_info=True)
         return cls(os.fdopen(wire_in, "rb"), os.fdopen(wire_out, "wb"), (wire_in, wire_out))
 
     def restore(self) -> None:
-        os.dup2(self._saved[0], 0)
-        os.dup2(self._saved[1], 1)
+        if self._saved is not None:
+            os.dup2(self._saved[0], 0)
+            os.dup2(self._saved[1], 1)
