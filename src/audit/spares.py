@@ -68,8 +68,10 @@ class _Spare:
 class SparePages:
     """Up to ``target`` ready pages for one browser; see the module docstring.
 
-    Spares are prepared only once no audit has run on the browser for ``IDLE_DELAY``, so they
-    use idle time and rarely take CPU from an audit. A spare is ready as soon as its context
+    Spares are prepared once no audit has run on the browser for ``IDLE_DELAY``, so they use
+    idle time and rarely take CPU from an audit; and, without their warm-up, beside an audit
+    whose axe run is long (:meth:`prepare_beside`), for a request that follows at once, the
+    warm-up then waiting for idle time. A spare is ready as soon as its context
     and tab exist; axe is compiled in it afterwards, and a caller that takes it meanwhile
     never waits for that warm-up (what of it is done already is done for the caller's page
     too; the rest is skipped). A caller that finds none ready waits only for a tab being
