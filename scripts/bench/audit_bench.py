@@ -46,9 +46,8 @@ import audit_fixtures as fixtures  # noqa: E402
 from audit_profile import (  # noqa: E402
     Figures,
     cold_cli,
-    floor_figures,
     print_phase_table,
-    service_figures,
+    profile_figures,
 )
 from proc_cpu import tree_cpu  # noqa: E402
 
@@ -160,8 +159,7 @@ async def profile(args: argparse.Namespace, base: str) -> None:
     samples = {"small": args.samples, "medium": max(3, args.samples // 2), "large": max(3, args.samples // 4)}
     overrides = engine_overrides(args)
     print(f"engine: {SRC}; options: {overrides or 'defaults'}; service --concurrency {args.concurrency}")
-    service = await service_figures(base, samples, args.concurrency, overrides)
-    floor = await floor_figures(base, samples)
+    service, floor = await profile_figures(base, samples, args.concurrency, overrides)
     print_phase_table(service, floor)
     site = service["site"]
     print(f"\n20-page crawl through POST /audit: {site.wall:.2f} s median of {len(site.walls)} "

@@ -4,7 +4,8 @@ Measured in one run, each on the same fixture pages:
 
 - ``service``: a warm service (in this process, its own browser) audits each kind through
   ``POST /audit``, back to back; every page's phases come from the engine's own always-on
-  timings (``PageAudit.timings``, logged by ``audit.engine`` at debug level);
+  timings (``PageAudit.timings``, logged by ``audit.engine`` at debug level). Its samples
+  and the floor's are taken in alternating blocks, so both see the same machine;
 - ``crawl``: the 20-page site in one ``POST /audit`` crawl (depth 1, maxPages 20);
 - ``floor``: what axe-core alone costs through the same driver, in a browser of its own: a new
   tab + goto (load) + inject axe + ``axe.run`` (same rules and result types) + close;
@@ -110,83 +111,119 @@ async def _post(client: httpx.AsyncClient, body: dict[str, Any]) -> tuple[float,
     return elapsed, response.json()
 
 
-async def service_figures(base: str, samples: dict[str, int], concurrency: int,
-                          overrides: dict[str, Any]) -> dict[str, Figures]:
-    """Back-to-back single-page audits per kind, then the site crawl, through POST /audit."""
+#: Samples of one kind are taken in blocks of this many, the service's and the floor's in turn,
+#: so that a change in the machine's load in the minutes of a run weighs on both alike.
+BLOCK = 3
+#: Idle time after a block of service audits: its spare tab and finisher are made in it, and
+#: must not take CPU from the floor's block that follows.
+SERVICE_SETTLE = 1.5
+
+
+async def profile_figures(base: str, samples: dict[str, int], concurrency: int,
+                          overrides: dict[str, Any]) -> tuple[dict[str, Figures], dict[str, Figures]]:
+    """The service's and the floor's figures per kind, in alternating blocks (``BLOCK``);
+    then the site, crawled through the service and audited page by page by the floor."""
     config = BenchConfig(port=0, concurrency=concurrency, queue_size=64, max_pages=500,
                          audit_timeout=600, navigation_timeout=60, engine_overrides=overrides)
-    out: dict[str, Figures] = {}
-    async with running_service(config) as svc:
+    service: dict[str, Figures] = {}
+    floor: dict[str, Figures] = {}
+    async with running_service(config) as svc, launch() as floor_browser:
         browser = await svc.supervisor.wait_ready(60)
+        floor_one = _FloorAudit(floor_browser)
         async with httpx.AsyncClient(base_url=svc.url, timeout=600) as client:
             for kind, runs in samples.items():
                 url = fixtures.url_of(base, kind)
-                await _post(client, {"url": url})  # warm-up: JIT, caches, finisher, spare
-                row = out[kind] = Figures(kind)
-                with TimingsLog() as log:
-                    meter = CpuMeter(browser.pid)
-                    for _ in range(runs):
-                        row.walls.append((await _post(client, {"url": url}))[0])
-                    row.cpu_python, row.cpu_browser = meter.read()
-                row.pages = runs
-                for timings in log.pages:
-                    row.add_timings(timings)
-            crawl = {"url": fixtures.site_urls(base)[0],
-                     "crawl": {"enabled": True, "depth": 1, "maxPages": fixtures.SITE_PAGES}}
-            row = out["site"] = Figures("site")
-            for _ in range(2):
-                with TimingsLog() as log:
-                    meter = CpuMeter(browser.pid)
-                    elapsed, result = await _post(client, crawl)
-                    cpu = meter.read()
-                row.walls.append(elapsed)
-                row.pages += result["stats"]["totalPages"]
-                row.cpu_python += cpu[0]
-                row.cpu_browser += cpu[1]
-                for timings in log.pages:
-                    row.add_timings(timings)
-    return out
+                service[kind], floor[kind] = Figures(kind), Figures(f"floor {kind}")
+                for block in _blocks(runs):
+                    await _service_block(client, browser.pid, url, block, service[kind])
+                    await trio.sleep(SERVICE_SETTLE)
+                    await floor_one.block([url], block, floor[kind])
+            service["site"] = await _crawls(client, browser.pid, base)
+            await trio.sleep(SERVICE_SETTLE)
+            floor["site"] = Figures("floor site")
+            await floor_one.block(fixtures.site_urls(base), 1, floor["site"])
+    return service, floor
 
 
-async def floor_figures(base: str, samples: dict[str, int]) -> dict[str, Figures]:
-    """new tab + goto + inject + axe.run + close, through cdpdriver, in a browser of its own;
-    ``site`` is the 20 site pages in sequence (one sample: all 20)."""
-    bundle = load_bundle().source + ";0"
-    run = f"axe.run(document, {json.dumps(axe_run_options('2.2', 'AA'))}).then(JSON.stringify)"
-    out: dict[str, Figures] = {}
-    async with launch() as browser:
+def _blocks(runs: int) -> list[int]:
+    """``runs`` split into blocks of ``BLOCK`` (the last one shorter)."""
+    return [min(BLOCK, runs - start) for start in range(0, runs, BLOCK)]
 
-        async def one(url: str, row: Figures | None = None) -> None:
-            marks = [time.perf_counter()]
-            page = await browser.new_page()
+
+async def _service_block(client: httpx.AsyncClient, pid: int, url: str, runs: int, row: Figures) -> None:
+    """One warm-up audit (it finds a spare made in the idle time before it), then ``runs``
+    audits back to back."""
+    await _post(client, {"url": url})
+    with TimingsLog() as log:
+        meter = CpuMeter(pid)
+        for _ in range(runs):
+            row.walls.append((await _post(client, {"url": url}))[0])
+        cpu = meter.read()
+    row.cpu_python += cpu[0]
+    row.cpu_browser += cpu[1]
+    row.pages += runs
+    for timings in log.pages:
+        row.add_timings(timings)
+
+
+async def _crawls(client: httpx.AsyncClient, pid: int, base: str) -> Figures:
+    crawl = {"url": fixtures.site_urls(base)[0],
+             "crawl": {"enabled": True, "depth": 1, "maxPages": fixtures.SITE_PAGES}}
+    row = Figures("site")
+    for _ in range(2):
+        with TimingsLog() as log:
+            meter = CpuMeter(pid)
+            elapsed, result = await _post(client, crawl)
+            cpu = meter.read()
+        row.walls.append(elapsed)
+        row.pages += result["stats"]["totalPages"]
+        row.cpu_python += cpu[0]
+        row.cpu_browser += cpu[1]
+        for timings in log.pages:
+            row.add_timings(timings)
+    return row
+
+
+class _FloorAudit:
+    """new tab + goto + inject + axe.run + close, through cdpdriver, in a browser of its own."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.bundle = load_bundle().source + ";0"
+        self.run = f"axe.run(document, {json.dumps(axe_run_options('2.2', 'AA'))}).then(JSON.stringify)"
+
+    async def block(self, urls: list[str], runs: int, row: Figures) -> None:
+        """One warm-up audit of the first URL, then ``runs`` samples, each all of ``urls`` in
+        sequence (the site: one sample of its 20 pages)."""
+        await self.one(urls[0])
+        meter = CpuMeter(self.browser.pid)
+        for _ in range(runs):
+            started = time.perf_counter()
+            for url in urls:
+                await self.one(url, row)
+            row.walls.append(time.perf_counter() - started)
+        cpu = meter.read()
+        row.cpu_python += cpu[0]
+        row.cpu_browser += cpu[1]
+        row.pages += runs * len(urls)
+
+    async def one(self, url: str, row: Figures | None = None) -> None:
+        marks = [time.perf_counter()]
+        page = await self.browser.new_page()
+        marks.append(time.perf_counter())
+        try:
+            await page.navigate(url, wait_until="load", timeout=60)
             marks.append(time.perf_counter())
-            try:
-                await page.navigate(url, wait_until="load", timeout=60)
-                marks.append(time.perf_counter())
-                await page.evaluate(bundle, timeout=60)
-                marks.append(time.perf_counter())
-                json.loads(await page.evaluate(run, timeout=300))
-                marks.append(time.perf_counter())
-            finally:
-                await page.close()
-                marks.append(time.perf_counter())
-            if row is not None and len(marks) == 6:
-                steps = zip(("lease", "navigate", "inject", "axe", "close"), marks, marks[1:], strict=False)
-                row.add_timings({name: end - begin for name, begin, end in steps} | {"total": marks[-1] - marks[0]})
-
-        for kind, runs in {**samples, "site": 1}.items():
-            urls = fixtures.site_urls(base) if kind == "site" else [fixtures.url_of(base, kind)]
-            await one(urls[0])  # warm-up
-            row = out[kind] = Figures(f"floor {kind}")
-            meter = CpuMeter(browser.pid)
-            for _ in range(runs):
-                started = time.perf_counter()
-                for url in urls:
-                    await one(url, row)
-                row.walls.append(time.perf_counter() - started)
-            row.cpu_python, row.cpu_browser = meter.read()
-            row.pages = runs * len(urls)
-    return out
+            await page.evaluate(self.bundle, timeout=60)
+            marks.append(time.perf_counter())
+            json.loads(await page.evaluate(self.run, timeout=300))
+            marks.append(time.perf_counter())
+        finally:
+            await page.close()
+            marks.append(time.perf_counter())
+        if row is not None and len(marks) == 6:
+            steps = zip(("lease", "navigate", "inject", "axe", "close"), marks, marks[1:], strict=False)
+            row.add_timings({name: end - begin for name, begin, end in steps} | {"total": marks[-1] - marks[0]})
 
 
 def cold_cli(base: str, kind: str, runs: int) -> Figures:
@@ -224,6 +261,7 @@ def print_phase_table(service: dict[str, Figures], floor: dict[str, Figures]) ->
     shown = [p for row in service.values() for p in row.phases if p != "total"]
     shown = [*dict.fromkeys(shown), *(["total"] if any("total" in r.phases for r in service.values()) else [])]
     print("\nwhere the time goes: median ms per page and phase, warm service, POST /audit back to back")
+    print(f"(samples in blocks of {BLOCK}, in turn with the floor's, each block after a warm-up audit)")
     print("(inject runs while the page settles; 'total' is the engine's time for the page, 'request'"
           "\n the client's time per POST /audit; CPU s per page: python = service + HTTP client)")
     header = f"  {'page':<8}{'n':>4}" + "".join(f"{p:>9}" for p in shown)
