@@ -62,6 +62,11 @@ class Figures:
         pages = max(self.pages, 1)
         return self.cpu_python / pages, self.cpu_browser / pages
 
+    def add_cpu(self, cpu: tuple[float, float]) -> None:
+        """Add a CpuMeter reading: (this process, the browser's tree)."""
+        self.cpu_python += cpu[0]
+        self.cpu_browser += cpu[1]
+
     def add_timings(self, timings: dict[str, float]) -> None:
         for name, seconds in timings.items():
             self.phases.setdefault(name, []).append(seconds)
@@ -159,8 +164,7 @@ async def _service_block(client: httpx.AsyncClient, pid: int, url: str, runs: in
         for _ in range(runs):
             row.walls.append((await _post(client, {"url": url}))[0])
         cpu = meter.read()
-    row.cpu_python += cpu[0]
-    row.cpu_browser += cpu[1]
+    row.add_cpu(cpu)
     row.pages += runs
     for timings in log.pages:
         row.add_timings(timings)
@@ -177,8 +181,7 @@ async def _crawls(client: httpx.AsyncClient, pid: int, base: str) -> Figures:
             cpu = meter.read()
         row.walls.append(elapsed)
         row.pages += result["stats"]["totalPages"]
-        row.cpu_python += cpu[0]
-        row.cpu_browser += cpu[1]
+        row.add_cpu(cpu)
         for timings in log.pages:
             row.add_timings(timings)
     return row
@@ -202,9 +205,7 @@ class _FloorAudit:
             for url in urls:
                 await self.one(url, row)
             row.walls.append(time.perf_counter() - started)
-        cpu = meter.read()
-        row.cpu_python += cpu[0]
-        row.cpu_browser += cpu[1]
+        row.add_cpu(meter.read())
         row.pages += runs * len(urls)
 
     async def one(self, url: str, row: Figures | None = None) -> None:

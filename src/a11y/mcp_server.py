@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from tools.registry import Outcome
     from tools.session import ToolSession
 
+    from .mcp_early import ServerFacts
+
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
@@ -180,15 +182,22 @@ def _result(outcome: Outcome, max_chars: int) -> types.CallToolResult:
     )
 
 
+def server_facts(config: ServerConfig) -> ServerFacts:
+    """What the stdio server answers before the SDK is in, for this configuration."""
+    from .mcp_early import ServerFacts
+
+    return ServerFacts("a11y", __version__, INSTRUCTIONS,
+                       lambda: [t.entry() for t in tool_catalog.listed(config.namespaces, config.tools)])
+
+
 async def _serve_stdio(config: ServerConfig) -> None:
     """Serve on stdin and stdout, answering the handshake while the SDK imports
     (:mod:`a11y.mcp_early`): the SDK takes over at the first message that needs it."""
     import trio
 
-    from .mcp_early import Inbox, ServerFacts, StdioWire, Wire, answer_handshake
+    from .mcp_early import Inbox, StdioWire, Wire, answer_handshake
 
-    facts = ServerFacts("a11y", __version__, INSTRUCTIONS,
-                        lambda: [t.entry() for t in tool_catalog.listed(config.namespaces, config.tools)])
+    facts = server_facts(config)
     stdio = StdioWire.claim()
     try:
         inbox, wire = Inbox(stdio.inbound), Wire(stdio.outbound)

@@ -16,9 +16,8 @@ from mcp import Client, StdioServerParameters
 from mcp.server.stdio import stdio_server
 
 from a11y import mcp_early
-from a11y.mcp_early import Handshake, ServerFacts
-from a11y.mcp_server import INSTRUCTIONS, build_server
-from tools import catalog
+from a11y.mcp_early import Handshake
+from a11y.mcp_server import build_server, server_facts
 from tools.session import ServerConfig
 
 CLIENT = {"name": "agent", "version": "1.0"}
@@ -49,13 +48,6 @@ CONVERSATIONS = {
                         _request(3, "server/discover", ENVELOPE)],
     "per-request era, tools first": [_request(1, "tools/list", ENVELOPE)],
 }
-
-
-def _facts(config: ServerConfig) -> ServerFacts:
-    from a11y import __version__
-
-    return ServerFacts("a11y", __version__, INSTRUCTIONS,
-                       lambda: [t.entry() for t in catalog.listed(config.namespaces, config.tools)])
 
 
 class _Lines:
@@ -108,7 +100,7 @@ def test_mirrored_protocol_revisions_are_the_sdks():
 async def test_early_replies_are_the_sdks(tmp_path, name, tools):
     config = ServerConfig(output_dir=tmp_path, tools=tools)
     lines = CONVERSATIONS[name]
-    handshake, facts = Handshake(), _facts(config)
+    handshake, facts = Handshake(), server_facts(config)
     early = [handshake.reply_to(line, facts) for line in lines]
     assert all(reply is not None for reply in early), early  # the whole conversation is answered early
     sdk = await _sdk_replies(config, lines)
@@ -132,11 +124,11 @@ async def test_early_replies_are_the_sdks(tmp_path, name, tools):
     json.dumps({"jsonrpc": "2.0", "id": True, "method": "initialize", "params": {}}) + "\n",
 ])
 def test_anything_unusual_is_left_to_the_sdk(tmp_path, line):
-    assert Handshake().reply_to(line, _facts(ServerConfig(output_dir=tmp_path))) is None
+    assert Handshake().reply_to(line, server_facts(ServerConfig(output_dir=tmp_path))) is None
 
 
 def test_after_the_opening_only_its_own_eras_requests_are_answered(tmp_path):
-    facts = _facts(ServerConfig(output_dir=tmp_path))
+    facts = server_facts(ServerConfig(output_dir=tmp_path))
     legacy = Handshake()
     assert legacy.reply_to(_initialize("2025-06-18"), facts)
     assert legacy.reply_to(_request(2, "server/discover", ENVELOPE), facts) is None
