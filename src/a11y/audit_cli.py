@@ -199,6 +199,7 @@ async def _audit(args: argparse.Namespace) -> int:
     """Launch the browser, check the request meanwhile, audit, write the report."""
     import trio
 
+    from audit.launch import audit_launch_options
     from cdpdriver import CDPError, launch, single_exception
 
     browser_done = trio.Event()
@@ -207,7 +208,7 @@ async def _audit(args: argparse.Namespace) -> int:
 
     async def hold_browser() -> None:
         try:
-            async with launch() as browser:
+            async with launch(audit_launch_options()) as browser:
                 launched["browser"] = browser
                 ready.set()
                 await browser_done.wait()

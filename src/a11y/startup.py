@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
 
+from audit.launch import audit_launch_options
 from cdpdriver import Browser, LaunchOptions, connect, launch
 from jobs.queue import QueueError, open_queue
 from jobs.store import StoreError
@@ -50,7 +51,8 @@ def open_browser_at(
     browser_url: str | None, launch_options: LaunchOptions | None = None
 ) -> AbstractAsyncContextManager[Browser]:
     """A browser for the life of the ``async with``: an attach to the Chrome at
-    ``browser_url`` (``--browser-url``) when given, else a launch of our own."""
+    ``browser_url`` (``--browser-url``) when given, else a launch of our own (by default
+    as :mod:`audit.launch` launches audit browsers)."""
     if browser_url:
         return connect(browser_url)
-    return launch(launch_options or LaunchOptions())
+    return launch(launch_options or audit_launch_options())

@@ -29,6 +29,18 @@ log = logging.getLogger(__name__)
 DEBIAN_CHROMIUM = "/usr/lib/chromium/chromium"
 _FALLBACK_NAMES = ("chromium-browser", "google-chrome", "google-chrome-stable", "chromium")
 
+#: Features off in every launch. The omnibox popups are web UI pages that every new window
+#: preloads, a browser context its own window: two renderer processes per context, more CPU
+#: than auditing a small page.
+_DISABLED_FEATURES = (
+    "Translate", "MediaRouter", "OptimizationHints",
+    "WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup",
+)
+#: Chromium starts a spare renderer process for the browser context that last navigated, for
+#: its next tab or cross-site navigation. A browser whose contexts each serve one tab and
+#: are then disposed (the audit service's) starts and kills one per context for nothing.
+SPARE_RENDERER_FEATURE = "SpareRendererForSitePerProcess"
+
 # Quiet, deterministic headless defaults. Background networking is off because
 # the browser's own update and telemetry calls are refused on closed networks.
 BASE_FLAGS = (
@@ -45,10 +57,7 @@ BASE_FLAGS = (
     "--disable-popup-blocking",
     "--disable-prompt-on-repost",
     "--disable-hang-monitor",
-    # The omnibox popups are web UI pages that every new window preloads, a browser context
-    # its own window: two renderer processes per context, more CPU than auditing a small page.
-    "--disable-features=Translate,MediaRouter,OptimizationHints,"
-    "WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup",
+    f"--disable-features={','.join(_DISABLED_FEATURES)}",
     "--metrics-recording-only",
     "--password-store=basic",
     "--use-mock-keychain",
@@ -99,6 +108,10 @@ class LaunchOptions:
     timeout: float = 20.0
     extensions: bool = False
     env: dict[str, str] = field(default_factory=dict)
+    #: Keep Chromium's spare renderer (see ``SPARE_RENDERER_FEATURE``): right for a browser
+    #: whose tabs live long or navigate across sites, wasted where each tab gets a context
+    #: of its own that is disposed after it.
+    spare_renderer: bool = True
 
 
 @dataclass
@@ -181,6 +194,9 @@ def chromium_command(executable: str, options: LaunchOptions, profile: Path) -> 
 
 def _flags(options: LaunchOptions, profile: Path) -> list[str]:
     flags = [*BASE_FLAGS, f"--user-data-dir={profile}"]
+    if not options.spare_renderer:  # Chromium reads one --disable-features: extend it
+        flags = [f"{flag},{SPARE_RENDERER_FEATURE}" if flag.startswith("--disable-features=") else flag
+                 for flag in flags]
     width, height = options.window_size
     flags.append(f"--window-size={width},{height}")
     if options.headless:

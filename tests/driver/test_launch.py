@@ -132,3 +132,49 @@ async def test_cancelling_connect_while_it_opens_does_not_hang(chromium):
                 async with connect(chromium.ws_url) as browser:
                     await browser.session.send("Browser.getVersion")
                     await trio.sleep(1)
+
+
+def _renderers(root: int) -> set[int]:
+    """The renderer processes below ``root``."""
+    children: dict[int, list[int]] = {}
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    found, todo = set(), [root]
+    while todo:
+        pid = todo.pop()
+        todo.extend(children.get(pid, []))
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                if b"--type=renderer" in fh.read():
+                    found.add(pid)
+        except OSError:
+            pass
+    return found
+
+
+async def _renderers_started_by_one_context_tab(options: LaunchOptions, wait: float) -> int:
+    """How many renderer processes a fresh context's tab and its navigation start, counted
+    within ``wait`` seconds of the page's load."""
+    async with launch(options) as browser:
+        before = _renderers(browser.pid)
+        context = await browser.create_context()
+        page = await browser.new_page(context_id=context)
+        await page.navigate("data:text/html,<p>audited</p>", wait_until="load")
+        started = 0
+        with trio.move_on_after(wait):
+            while (started := len(_renderers(browser.pid) - before)) < 2:
+                await trio.sleep(0.05)
+        return started
+
+
+async def test_without_the_spare_renderer_a_context_tab_starts_only_its_own():
+    # With the spare (Chromium's default) a second renderer is started for the context that
+    # navigated; this proves the count below can see one.
+    assert await _renderers_started_by_one_context_tab(LaunchOptions(), wait=5) == 2
+    assert await _renderers_started_by_one_context_tab(LaunchOptions(spare_renderer=False), wait=1) == 1
+
