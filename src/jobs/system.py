@@ -44,6 +44,9 @@ EVENT_POLL_SECONDS = 0.5
 WRITE_BEHIND_DRAIN = 30.0
 """How long closing the jobs system waits for writes still running behind their answers."""
 
+ANSWER_WAIT = 5.0
+"""How long a write behind an answer waits for the answer to go out (``Jobs.write_behind``)."""
+
 
 class Jobs:
     """Submit, follow, read and cancel runs. Every method is a Trio checkpoint; the store's
@@ -110,16 +113,22 @@ class Jobs:
                     await jobs.written()
                 nursery.cancel_scope.cancel()
 
-    def write_behind(self, write: Callable[[], Awaitable[None]]) -> None:
+    def write_behind(self, write: Callable[[], Awaitable[None]], after: trio.Event | None = None) -> None:
         """Run a store write after its caller has answered, in the jobs nursery: storing a
-        synchronous audit's run takes 10-40 ms that its client need not wait for. Readers
-        that must see it wait for :meth:`written`; closing the jobs system waits for it
-        before the store closes. ``write`` handles its own failures."""
+        synchronous audit's run takes 10-40 ms that its client need not wait for. ``after``,
+        if given, is set once the caller's answer has gone out: the write waits for it, at
+        most ``ANSWER_WAIT``, since a thread storing beside the answer holds the answer up
+        for Python's lock (5-7 ms of a small page's audit). Readers that must see the write wait for :meth:`written`; closing
+        the jobs system waits for it before the store closes. ``write`` handles its own
+        failures."""
         self._writing += 1
-        self._nursery.start_soon(self._write, write)
+        self._nursery.start_soon(self._write, write, after)
 
-    async def _write(self, write: Callable[[], Awaitable[None]]) -> None:
+    async def _write(self, write: Callable[[], Awaitable[None]], after: trio.Event | None) -> None:
         try:
+            if after is not None:
+                with trio.move_on_after(ANSWER_WAIT):
+                    await after.wait()
             await write()
         finally:
             self._writing -= 1

@@ -38,6 +38,7 @@ from cdpdriver import Browser
 from .body import InvalidJson, parse_json_body
 from .config import ServiceConfig, log
 from .gate import AuditGate
+from .receive_pump import answered
 from .supervisor import BrowserSupervisor, BrowserUnavailable
 
 if TYPE_CHECKING:
@@ -268,7 +269,7 @@ async def handle_audit(service: Service) -> Response:
     finally:
         gate.release()
     if service.jobs is not None:  # stored after the answer; later requests wait for it
-        service.jobs.write_behind(partial(_record_sync, service.jobs, req, outcome, shots))
+        service.jobs.write_behind(partial(_record_sync, service.jobs, req, outcome, shots), answered())
     if isinstance(outcome, AuditFailed):
         return line.done(error_response(500, outcome.code, outcome.message, outcome.details),
                          note=f"code={outcome.code}")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from typing import Any
 
 import trio
@@ -30,6 +31,16 @@ App = Callable[..., Awaitable[None]]
 #: How long the pump waits, after the response ended, for hypercorn's ``http.disconnect``
 #: (it is sent during the response's last ``send``, so this is only a safety net).
 DISCONNECT_GRACE = 1.0
+
+
+_ANSWERED: ContextVar[trio.Event | None] = ContextVar("a11y_answered", default=None)
+
+
+def answered() -> trio.Event | None:
+    """An event set once the current request's app has returned, its response handed to the
+    server in full; None outside a pumped request (e.g. Quart's test client). Work that may
+    wait for it (``Jobs.write_behind``) then never holds up the answer."""
+    return _ANSWERED.get()
 
 
 class ReceivePump:
@@ -52,11 +63,14 @@ class ReceivePump:
                 state.answering = True
             await send(message)
 
+        done = trio.Event()
+        _ANSWERED.set(done)  # this task's own context: the app's tasks inherit it
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_pump, receive, forward, state)
             try:
                 await self._app(scope, inbox.receive, tracked_send)
             finally:
+                done.set()
                 inbox.close()  # from now on the pump discards
                 if state.answering:  # the disconnect is on its way (see DISCONNECT_GRACE)
                     nursery.cancel_scope.deadline = trio.current_time() + DISCONNECT_GRACE

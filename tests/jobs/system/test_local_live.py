@@ -7,6 +7,7 @@ import time
 import pytest
 import trio
 
+import jobs.system as jobs_system
 from audit.engine import run_audit
 from audit.models import AuditRequest, AuditResult
 from jobs.store import Conflict, open_store
@@ -86,6 +87,29 @@ async def test_a_restart_mid_run_resumes_and_audits_every_page_once(site, chromi
     assert len(urls) == len(set(urls)) == 24
     assert all(page["status"] == "ok" for page in result["pages"])
     assert result["stats"]["totalPages"] == 24
+
+
+async def test_a_write_behind_an_answer_waits_for_the_answer_to_go_out(tmp_path, monkeypatch):
+    order: list[str] = []
+
+    async def write() -> None:
+        order.append("stored")
+
+    async with Jobs.open(database=str(tmp_path / "data"), queue=None, limits=LIMITS, browsers=None, workers=0) as jobs:
+        answer = trio.Event()
+        jobs.write_behind(write, answer)
+        await trio.sleep(0.05)
+        order.append("answered")
+        answer.set()
+        with trio.fail_after(5):
+            await jobs.written()
+        assert order == ["answered", "stored"]
+
+        monkeypatch.setattr(jobs_system, "ANSWER_WAIT", 0.05)
+        jobs.write_behind(write, trio.Event())  # an answer that never goes out
+        with trio.fail_after(5):
+            await jobs.written()
+        assert order == ["answered", "stored", "stored"]
 
 
 async def test_a_synchronous_audit_is_kept_as_a_run_and_reads_back_the_same(site, browser, tmp_path):
