@@ -112,6 +112,11 @@ class DocumentWatch:
         )
 
 
+def tracker_command() -> Command[Any]:
+    """The command that installs the tracker from the next document's first script on."""
+    return page_domain.add_script_to_evaluate_on_new_document(source=load_script("audit", "readiness_tracker"))
+
+
 async def install_tracker(page: Page, *also: Command[Any]) -> None:
     """Track the page's pending work from the next document's first script on; call it
     before navigating (``settle`` installs it late otherwise, missing earlier timers).
@@ -119,12 +124,7 @@ async def install_tracker(page: Page, *also: Command[Any]) -> None:
     ``also`` are further set-up commands of the tab, sent in the same round trip; a failure
     of any of them is raised."""
     async with page.session.batch() as batch:
-        replies = [
-            batch.execute(
-                page_domain.add_script_to_evaluate_on_new_document(source=load_script("audit", "readiness_tracker"))
-            ),
-            *(batch.execute(command) for command in also),
-        ]
+        replies = [batch.execute(tracker_command()), *(batch.execute(command) for command in also)]
     for reply in replies:
         reply.result()
     await page.track_network()

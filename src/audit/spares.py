@@ -33,6 +33,7 @@ from cdpdriver.scripts import load_script
 from .axe import STEP_TIMEOUT, finisher_pool, inject
 from .egress import BYPASS_NOTHING, egress_proxy
 from .phases import PhaseClock
+from .tab_setup import new_audit_page
 
 log = logging.getLogger(__name__)
 
@@ -189,7 +190,7 @@ class SparePages:
         return not self._active
 
     async def _make(self, clock: PhaseClock | None = None) -> _Spare:
-        """A new context and a blank tab in it."""
+        """A new context and a blank tab in it, set up for audits (:mod:`audit.tab_setup`)."""
         page: Page | None = None
         clock = clock or PhaseClock()
         # Shielded so that whatever the browser created is recorded for disposal.
@@ -197,7 +198,7 @@ class SparePages:
             with clock.phase("context"):
                 context_id = await self._create_context()
             try:
-                page = await self.browser.new_page(context_id=context_id)
+                page = await new_audit_page(self.browser, context_id)
             except BaseException:
                 await self._close(page, context_id)
                 raise

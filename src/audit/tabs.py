@@ -2,7 +2,8 @@
 
 A :class:`Tab` is a page made ready for audits: its dialogs are answered
 (:mod:`audit.dialogs`), with ``--block-private-networks`` its requests are judged
-(:mod:`audit.netguard`), and the readiness tracker runs from each document's first script.
+(:mod:`audit.netguard`), and it has the audit tab's set-up (:mod:`audit.tab_setup`: the
+readiness tracker from each document's first script, focus emulation, request counting).
 
 Separate audit requests never share cookies, storage, cache or a renderer: each single-page
 audit gets a tab in a fresh browser context of its own (:class:`SingleTabs`, a prepared spare
@@ -29,14 +30,13 @@ from typing import Protocol
 import trio
 
 from cdpdriver import Browser, CDPError, Page
-from cdpdriver.protocol import emulation
 from cdpdriver.protocol import target as target_domain
 
 from .dialogs import DialogAnswerer
 from .netguard import NetGuard
 from .phases import PhaseClock
-from .readiness import install_tracker
 from .spares import spare_pages
+from .tab_setup import new_audit_page, set_up
 
 log = logging.getLogger(__name__)
 
@@ -62,16 +62,14 @@ class Tab:
     @classmethod
     async def attach(cls, page: Page, nursery: trio.Nursery, *, guarded: bool, allow: frozenset[str]) -> Tab:
         """Answer dialogs (and judge requests) from now on, in ``nursery``, which must
-        outlive every use of the tab; install the readiness tracker."""
+        outlive every use of the tab; see that it has the audit tab's set-up."""
         dialogs = DialogAnswerer()
         await dialogs.attach(page, nursery)
         guard = None
         if guarded:
             guard = NetGuard(allow=allow)
             await guard.attach(page, nursery)
-        # Every tab acts as the focused one, so focus styles apply (audit.checks.focus_visible)
-        # whichever tab the browser happens to focus; sent with the tracker, one round trip.
-        await install_tracker(page, emulation.set_focus_emulation_enabled(True))
+        await set_up(page)  # a page made for audits has it already (audit.tab_setup)
         return cls(page, dialogs, guard, nursery=nursery)
 
     def begin(self) -> None:
@@ -193,7 +191,7 @@ class SharedTabs:
     async def _new_page(self) -> Page:
         # Shielded so that a target the browser created is always recorded for closing.
         with trio.CancelScope(shield=True):
-            return await self.browser.new_page(context_id=self._context_id)
+            return await new_audit_page(self.browser, self._context_id)
 
     async def _give_back(self, tab: Tab) -> None:
         """Keep the tab for the next page if it is sound and still answers; else close it."""

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import trio
 
-from .connection import Connection
+from .connection import Command, Connection
 from .errors import BrowserClosed, BrowserLaunchError, CDPError
 from .groups import single_exception
 from .launcher import BrowserProcess, LaunchOptions, start_chromium
@@ -128,27 +128,36 @@ class Browser:
         *,
         context_id: str | None = None,
         auto_attach: bool = True,
+        setup: Sequence[Command[Any]] = (),
+        track_network: bool = False,
     ) -> Page:
-        """Open a tab and attach a flat session to it."""
+        """Open a tab and attach a flat session to it. ``setup`` (commands for the tab) and,
+        with ``track_network``, the counting of its requests (:meth:`Page.track_network`)
+        go out with the page's own set-up, one round trip for all; a failure is raised."""
         target_id = await self.session.execute(
             target_domain.create_target(
                 url=url,
                 browser_context_id=context_id if context_id else None,
             )
         )
-        return await self.attach_page(str(target_id), context_id=context_id, auto_attach=auto_attach)
+        return await self.attach_page(
+            str(target_id), context_id=context_id, auto_attach=auto_attach, setup=setup,
+            track_network=track_network,
+        )
 
     async def attach_page(
-        self, target_id: str, *, context_id: str | None = None, auto_attach: bool = True
+        self, target_id: str, *, context_id: str | None = None, auto_attach: bool = True,
+        setup: Sequence[Command[Any]] = (), track_network: bool = False,
     ) -> Page:
-        """Attach to an existing page target (e.g. a popup the page opened)."""
+        """Attach to an existing page target (e.g. a popup the page opened); ``setup`` and
+        ``track_network`` as for :meth:`new_page`."""
         session_id = await self.session.execute(
             target_domain.attach_to_target(target_id, flatten=True)
         )
         session = Session(self.connection, str(session_id), target_id)
         page = Page(self, session, context_id=context_id)
         try:
-            await page._initialize(auto_attach=auto_attach)
+            await page._initialize(auto_attach=auto_attach, setup=setup, track_network=track_network)
         except BaseException:
             with trio.CancelScope(shield=True):
                 await page.close()

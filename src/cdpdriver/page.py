@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import base64
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import trio
 
 from . import evaluation
-from .connection import Batch, Reply
+from .connection import Batch, Command, Reply
 from .errors import (
     BrowserClosed,
     CDPError,
@@ -91,14 +91,23 @@ class Page:
 
     # -- set-up ------------------------------------------------------------
 
-    async def _initialize(self, *, auto_attach: bool) -> None:
-        async with self.session.batch() as batch:  # one round trip; Chromium keeps the order
-            replies = self.queue_setup(batch, auto_attach=auto_attach)
+    async def _initialize(
+        self, *, auto_attach: bool, setup: Sequence[Command[Any]] = (), track_network: bool = False
+    ) -> None:
+        """The page's own set-up, then ``setup``, in one round trip (Chromium keeps the order);
+        any failure is raised."""
+        async with self.session.batch() as batch:
+            replies = self.queue_setup(batch, auto_attach=auto_attach, track_network=track_network)
+            replies += [batch.execute(command) for command in setup]
         for reply in replies:
             reply.result()
 
-    def queue_setup(self, batch: Batch, *, auto_attach: bool = True) -> list[Reply[Any]]:
+    def queue_setup(
+        self, batch: Batch, *, auto_attach: bool = True, track_network: bool = False
+    ) -> list[Reply[Any]]:
         """Start the page's helper task and queue the page's own set-up; its replies must succeed.
+        With ``track_network``, requests in flight are counted from the page's first document
+        on (see :meth:`track_network`).
 
         For a target auto-attached while it waits for the debugger, queue it with the rest of
         the caller's set-up and ``Runtime.runIfWaitingForDebugger`` last in one batch: such a
@@ -118,6 +127,8 @@ class Page:
             replies.append(batch.execute(target_domain.set_auto_attach(
                 auto_attach=True, wait_for_debugger_on_start=True, flatten=True
             )))
+        if track_network and self._count_requests_from_now():
+            replies.append(batch.send("Network.enable"))
         return replies
 
     def _task_scope(self) -> trio.CancelScope:
@@ -278,8 +289,14 @@ class Page:
 
     async def _track_network(self) -> None:
         """Count in-flight requests from now on (needs the Network domain)."""
+        if self._count_requests_from_now():
+            await self.session.send("Network.enable")
+
+    def _count_requests_from_now(self) -> bool:
+        """Start counting the requests the Network domain reports, once per page; True when
+        this call started it (the caller then enables the domain)."""
         if self._network_tracked:
-            return
+            return False
         self._network_tracked = True
         events = self.session.listen(
             ["Network.requestWillBeSent", "Network.responseReceived", "Network.dataReceived",
@@ -287,7 +304,7 @@ class Page:
             raw=True,
         )
         self.browser.start_task(self._count_requests, events)
-        await self.session.send("Network.enable")
+        return True
 
     async def _count_requests(self, events: Any) -> None:
         with self._task_scope(), events:

@@ -7,11 +7,12 @@ from dataclasses import replace
 
 import trio
 
-from audit import engine
+from audit import engine, tab_setup
 from audit.axe import finisher_pool
 from audit.engine import EngineLimits, run_audit
 from audit.readiness import install_tracker, settle
 from audit.spares import spare_pages, warm_up
+from audit.tab_setup import new_audit_page, set_up
 from tests.audit.support import make_request
 from tests.support.site import Response
 
@@ -48,6 +49,28 @@ async def test_content_after_a_timer_and_a_fetch_is_audited(browser, site):
     )
     result = await run_audit(browser, make_request(url), FAST)
     assert [(f.rule_id, f.selector) for f in result.findings] == [("image-alt", "#late")]
+
+
+async def test_a_page_made_for_audits_has_the_tab_set_up_before_its_first_document(browser, site, monkeypatch):
+    url = site.route("/warm/set-up.html", "<!doctype html><html lang=en><title>s</title><p>set up</p>")
+    context = await browser.create_context()
+    page = await new_audit_page(browser, context)
+    try:
+        await page.navigate(url, wait_until="load")
+        tracker = "typeof globalThis[Symbol.for('a11y.readiness')]"
+        assert await page.evaluate(tracker) == "function", "the tracker ran in the first document"
+        assert await page.evaluate("document.hasFocus()") is True
+        assert page._last_network_activity > 0, "its requests were counted from the first one"
+
+        async def sent_again(*_: object) -> None:
+            raise AssertionError("a page made for audits was set up again")
+
+        monkeypatch.setattr(tab_setup, "install_tracker", sent_again)
+        await set_up(page)
+        assert await settle(page, cap=5)
+    finally:
+        await page.close()
+        await browser.dispose_context(context)
 
 
 async def _settle_script_page(page, site, name: str, script: str, cap: float, **quiet: float) -> bool:

@@ -17,7 +17,7 @@ rules after it see the page as before. The cost is bounded: the first 25 such el
 in document order (about 1 to 2 ms each), are judged and the rest are not; 300 ms of measuring
 stops it early on a page where focusing is slow. Frames are left out (moving focus into one
 would move it in the page around it), and so is a document without focus, where no focus style
-applies: the engine's tabs emulate a focused page (:mod:`audit.tabs`) so that every audit, one
+applies: the engine's tabs emulate a focused page (:mod:`audit.tab_setup`) so that every audit, one
 tab or many, judges the same elements.
 """
 
