@@ -21,6 +21,7 @@ message grows with the page. The page-side scripts are in ``audit/js/axe_*.js``.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import weakref
@@ -88,10 +89,16 @@ async def axe_world(session: Session, frame_id: str) -> int:
 
 async def inject(session: Session, context_id: int, *, timeout: float = STEP_TIMEOUT) -> None:
     """Load and brand the bundle, and register our checks with it (:mod:`audit.checks`), with
-    one evaluate; ``;0`` keeps axe from being serialized."""
+    one evaluate."""
+    await evaluate(session, _injected_source(), context_id, timeout=timeout)
+
+
+@functools.cache
+def _injected_source() -> str:
+    """What :func:`inject` evaluates; ``;0`` keeps axe from being serialized. One string for
+    the process, so the driver encodes it for the wire once (:mod:`cdpdriver.encoding`)."""
     brand = call_expression("(branding) => axe.configure({branding})", BRANDING)
-    source = f"{load_bundle().source};{brand};{configuration_script()};0"
-    await evaluate(session, source, context_id, timeout=timeout)
+    return f"{load_bundle().source};{brand};{configuration_script()};0"
 
 
 # --------------------------------------------------------------------------- partial runs

@@ -26,6 +26,7 @@ from typing import Any, Generic, TypeVar
 
 import trio
 
+from .encoding import encode_message
 from .errors import (
     BrowserClosed,
     CDPError,
@@ -333,7 +334,7 @@ class Connection:
         limit = self.default_timeout if timeout is None else timeout
         try:
             with trio.move_on_after(limit):
-                await self.transport.send(json.dumps(message))
+                await self.transport.send(encode_message(message))
                 await slot.done.wait()
         finally:
             self._pending.pop(command_id, None)
@@ -392,7 +393,7 @@ class Connection:
                         message["params"] = request["params"]
                     if session_id is not None:
                         message["sessionId"] = session_id
-                    await self.transport.send(json.dumps(message))
+                    await self.transport.send(encode_message(message))
                 for _, slot, _ in slots:
                     await slot.done.wait()
         except CDPError as exc:  # the transport failed mid-write: no reply can come
