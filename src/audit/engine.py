@@ -75,10 +75,13 @@ class EngineLimits:
     #: A crawl keeps ``concurrency`` pages in flight across depth levels (the same pages in
     #: the same order, :func:`~audit.crawl.crawl_site`); off, each level waits for the last.
     pipelined_crawl: bool = True
-    #: Once a page's axe run has taken ``AHEAD_AFTER``, prepare the next request's tab (fresh
-    #: context, blank) beside it rather than when the browser is next idle: requests that come
-    #: back to back then find it made. A short run is left alone, which a tab made beside it
-    #: would slow by more than it saves (the renderer's start competes for the cores).
+    #: When a page's axe run starts, prepare the next request's tab (fresh context, blank)
+    #: beside it rather than when the browser is next idle: requests that come back to back
+    #: then find it made. Its renderer's start competes with the run for the cores, but costs
+    #: the run less than it saves the next request, as long as a tab starts one renderer:
+    #: audit browsers run without Chromium's spare renderer (:mod:`audit.launch`), which
+    #: doubled it (small page back to back, measured: 313 ms without, 280 ms with, the bare
+    #: axe floor 282 ms).
     prepare_ahead: bool = True
     #: Runs ``auth.login`` steps (:mod:`audit.auth`); given by the front ends, which may use
     #: the tools. Without one, a request with login steps fails with ``login_unsupported``.
@@ -87,10 +90,6 @@ class EngineLimits:
     #: make one per run. None, the default, takes none: a plain audit stays fast.
     screenshots: RunScreenshots | None = None
 
-
-#: How long a page's axe run goes before the next request's tab is prepared beside it
-#: (``EngineLimits.prepare_ahead``): about what making a tab in a fresh context costs.
-AHEAD_AFTER = 0.15
 
 #: The options of :class:`EngineLimits` that only make audits cheaper: switched off, an audit
 #: takes the plain path and must find exactly the same (tests compare the two).
@@ -166,21 +165,11 @@ async def _audit_page(
 
 
 async def _run_axe(runner: PartialRunner, tab: Tab) -> PartialRun:
-    """The page's axe run; the next request's tab is prepared beside it once it has taken
-    ``AHEAD_AFTER`` (``EngineLimits.prepare_ahead``)."""
-    if tab.prepare_next is None:
-        return await runner.run()
-    prepare = tab.prepare_next
-
-    async def prepare_later() -> None:
-        await trio.sleep(AHEAD_AFTER)
-        prepare()
-
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(prepare_later)
-        run = await runner.run()
-        nursery.cancel_scope.cancel()
-    return run
+    """The page's axe run, with the next request's tab prepared beside it
+    (``EngineLimits.prepare_ahead``)."""
+    if tab.prepare_next is not None:
+        tab.prepare_next()
+    return await runner.run()
 
 
 async def _audit_in_tab(

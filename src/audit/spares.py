@@ -2,9 +2,10 @@
 
 Opening a tab in a fresh browser context starts a renderer process, and loading axe into a
 new process compiles half a megabyte of JavaScript: together more than auditing a small page.
-So between audits the next page is prepared in the background: its own context, a blank tab,
-and axe loaded and run once over a small sample document in a throw-away isolated world, so
-the renderer's caches already hold its compiled code. The first navigation of a new tab stays
+So the next page is prepared in the background, beside an audit's axe run or between audits:
+its own context, a blank tab, and, once the browser is idle, axe loaded and run once over a
+small sample document in a throw-away isolated world, so the renderer's caches already hold its
+compiled code. The first navigation of a new tab stays
 in that renderer, where the audit's own injection and run then start warm. Each spare serves
 one audit request (a single page, or the pages of one crawl: :mod:`audit.tabs`), in a context
 no other request ever saw, so isolation between audits is what a cold page would give.
@@ -70,9 +71,9 @@ class SparePages:
     """Up to ``target`` ready pages for one browser; see the module docstring.
 
     Spares are prepared once no audit has run on the browser for ``IDLE_DELAY``, so they use
-    idle time and rarely take CPU from an audit; and, without their warm-up, beside an audit
-    whose axe run is long (:meth:`prepare_beside`), for a request that follows at once, the
-    warm-up then waiting for idle time. A spare is ready as soon as its context
+    idle time and rarely take CPU from an audit; and, without their warm-up, beside an audit's
+    axe run (:meth:`prepare_beside`), for a request that follows at once, the warm-up then
+    waiting for idle time. A spare is ready as soon as its context
     and tab exist; axe is compiled in it afterwards, and a caller that takes it meanwhile
     never waits for that warm-up (what of it is done already is done for the caller's page
     too; the rest is skipped). A caller that finds none ready waits only for a tab being

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import trio
 
-from audit import engine, tab_setup
+from audit import tab_setup
 from audit.axe import finisher_pool
 from audit.engine import EngineLimits, run_audit
 from audit.readiness import install_tracker, settle
@@ -119,12 +119,11 @@ async def test_repeated_audits_reuse_the_finisher_and_leak_no_context(browser, s
     assert {s.context_id for s in spare_pages(browser)._ready} == extra - {pool._context_id}
 
 
-async def test_a_long_axe_run_prepares_the_next_requests_tab_beside_it(browser, site, monkeypatch):
+async def test_an_axe_run_prepares_the_next_requests_tab_beside_it(browser, site):
     """With ``prepare_ahead`` the next request's tab is being made (or is made) when an audit
-    whose axe run took ``AHEAD_AFTER`` ends, in a context no audit used; it is warmed once the
-    browser is idle. Without, the spare waits for idle time."""
+    ends, in a context no audit used; it is warmed once the browser is idle. Without, the spare
+    waits for idle time."""
     url = site.route("/warm/ahead.html", "<!doctype html><html lang=en><title>a</title><img src=pixel.png>")
-    monkeypatch.setattr(engine, "AHEAD_AFTER", 0)
     spares = spare_pages(browser)
     warm_up(browser)
     for ahead in (False, True):
