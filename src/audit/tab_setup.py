@@ -34,7 +34,9 @@ def _beside_tracker() -> list[Command[Any]]:
 
 async def new_audit_page(browser: Browser, context_id: str | None = None) -> Page:
     """A new blank tab in ``context_id``, set up for audits in its first round trip."""
-    page = await browser.new_page(context_id=context_id, setup=[tracker_command(), *_beside_tracker()], track_network=True)
+    page = await browser.new_page(
+        context_id=context_id, setup=[tracker_command(), *_beside_tracker()], track_network=True
+    )
     _SET_UP.add(page)
     return page
 

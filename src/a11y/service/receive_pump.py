@@ -64,13 +64,14 @@ class ReceivePump:
             await send(message)
 
         done = trio.Event()
-        _ANSWERED.set(done)  # this task's own context: the app's tasks inherit it
+        token = _ANSWERED.set(done)  # in this task's context, which the app's tasks inherit
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_pump, receive, forward, state)
             try:
                 await self._app(scope, inbox.receive, tracked_send)
             finally:
                 done.set()
+                _ANSWERED.reset(token)
                 inbox.close()  # from now on the pump discards
                 if state.answering:  # the disconnect is on its way (see DISCONNECT_GRACE)
                     nursery.cancel_scope.deadline = trio.current_time() + DISCONNECT_GRACE
