@@ -63,7 +63,7 @@ sys.path.insert(0, str(SRC))
 
 from audit.axe import axe_world, inject  # noqa: E402
 from audit.axe_bundle import load_bundle  # noqa: E402
-from audit.checks import CHECKS  # noqa: E402
+from audit.checks import CHECKS, act_rules_added  # noqa: E402
 from audit.engine import EngineLimits, run_audit  # noqa: E402
 from audit.failures import AuditFailed  # noqa: E402
 from audit.models import AuditRequest  # noqa: E402
@@ -327,11 +327,10 @@ class RuleFigures:
     true_positives: int = 0
     cant_tell: int = 0
     untested: int = 0
-    #: Inapplicable cases with an item of the rule (agreement under act-runner semantics, but a
-    #: wrong applicability).
-    inapplicable_flagged: int = 0
     consistency: str = "untested"
     misses: list[str] = field(default_factory=list)
+    #: Inapplicable cases with an item of the rule (agreement under act-runner semantics, but a
+    #: wrong applicability).
     flagged_inapplicable: list[str] = field(default_factory=list)
 
 
@@ -374,8 +373,7 @@ def score(cases: list[Case], outcomes: dict[str, Outcome], by_act: dict[str, lis
                                   f"{' ' + outcome.error if outcome.error else ''}): {case.path}")
         figures.untested += outcome.outcome == "untested"
         figures.cant_tell += outcome.outcome == "cantTell"
-        if case.expected == "inapplicable" and outcome.outcome != "passed" and outcome.outcome != "untested":
-            figures.inapplicable_flagged += 1
+        if case.expected == "inapplicable" and outcome.outcome not in ("passed", "untested"):
             figures.flagged_inapplicable.append(f"{case.title}: {case.path}")
         figures.false_positives += case.expected != "failed" and outcome.outcome == "failed"
         figures.false_negatives += case.expected == "failed" and outcome.outcome in ("passed", "untested")
@@ -392,7 +390,7 @@ def report(figures: list[RuleFigures], axe_acts: set[str], show_misses: bool, ju
         print(f"{f.rule_id:8} {f.agree:>4}/{f.cases:<4} {f.false_positives:>3} {f.false_negatives:>3} "
               f"{f.cant_tell:>3}  {f.consistency:12} {rules}  ({f.name[:60]})")
         if judgment and f.engine_rules:
-            print(f"           inapplicable flagged: {f.inapplicable_flagged}")
+            print(f"           inapplicable flagged: {len(f.flagged_inapplicable)}")
         if show_misses:
             for miss in f.misses:
                 print(f"           miss: {miss}")
@@ -420,12 +418,7 @@ def report(figures: list[RuleFigures], axe_acts: set[str], show_misses: bool, ju
 def _axe_own_acts(by_act: dict[str, list[str]]) -> set[str]:
     """The ACT rules axe-core itself maps: those of its rules' own ``actIds``, not the ids we add
     to its rules (adopted rules), so "outside axe's 50" counts what our additions bring."""
-    try:
-        from audit.checks import act_rules_added  # absent from older source trees (A11Y_SRC)
-    except ImportError:
-        added: dict[str, list[str]] = {}
-    else:
-        added = act_rules_added()
+    added = act_rules_added()
     return {
         act for act, rules in by_act.items()
         if any(not r.startswith(OWN_PREFIX) and act not in added.get(r, ()) for r in rules)

@@ -51,6 +51,10 @@ _SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 _INBOX_LINES = 64  # lines read ahead of the server; stdin's pipe holds the rest
 
 
+#: The capabilities the server announces (tools only, a fixed list).
+_CAPABILITIES: dict[str, Any] = {"tools": {"listChanged": False}}
+
+
 @dataclass(frozen=True)
 class ServerFacts:
     """What the SDK puts in the replies answered early, known without importing it."""
@@ -60,20 +64,16 @@ class ServerFacts:
     instructions: str
     listing: Callable[[], list[dict[str, Any]]]  # the tools/list entries, read when first asked
 
-    @property
-    def _capabilities(self) -> dict[str, Any]:
-        return {"tools": {"listChanged": False}}
-
     def initialize_result(self, requested: str) -> dict[str, Any]:
         """The reply to ``initialize``: the SDK accepts a handshake revision it knows and
         otherwise offers its newest."""
         negotiated = requested if requested in HANDSHAKE_PROTOCOL_VERSIONS else HANDSHAKE_PROTOCOL_VERSIONS[-1]
-        return {"capabilities": self._capabilities, "instructions": self.instructions,
+        return {"capabilities": _CAPABILITIES, "instructions": self.instructions,
                 "protocolVersion": negotiated, "serverInfo": {"name": self.name, "version": self.version}}
 
     def discover_result(self) -> dict[str, Any]:
         """The reply to ``server/discover`` (2026-07-28 and later)."""
-        return self._modern({"capabilities": self._capabilities, "instructions": self.instructions,
+        return self._modern({"capabilities": _CAPABILITIES, "instructions": self.instructions,
                              "supportedVersions": list(MODERN_PROTOCOL_VERSIONS)})
 
     def tools_result(self, *, modern: bool) -> dict[str, Any]:
@@ -106,7 +106,7 @@ class Handshake:
             return None
         method, params = message.get("method"), message.get("params")
         if self.opening_id is None:
-            return self._open(line, message, facts)
+            return self._open(line, message, method, params, facts) if "id" in message else None
         if not self.modern and method == "notifications/initialized" and "id" not in message \
                 and len(self.replay) == 1 and not params:
             self.replay.append(line)
@@ -122,10 +122,10 @@ class Handshake:
             return _response(message["id"], facts.tools_result(modern=False) if method == "tools/list" else {})
         return None
 
-    def _open(self, line: str, message: dict[str, Any], facts: ServerFacts) -> dict[str, Any] | None:
-        method, params = message.get("method"), message.get("params")
-        if "id" not in message:
-            return None
+    def _open(
+        self, line: str, message: dict[str, Any], method: Any, params: Any, facts: ServerFacts
+    ) -> dict[str, Any] | None:
+        """The reply to the opening request (``message`` has an id), if answered early."""
         if method == "initialize" and _well_formed_initialize(params):
             result = facts.initialize_result(params["protocolVersion"])
         elif method == "server/discover" and _enveloped(params):

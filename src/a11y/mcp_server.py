@@ -268,10 +268,9 @@ def _load_tools() -> None:
 
 
 def _import_tools() -> None:
-    import tools.registry
     import tools.session  # noqa: F401
 
-    tool_catalog.load()
+    tool_catalog.load()  # imports the registry and every namespace
 
 
 def run(args: argparse.Namespace) -> int:

@@ -27,7 +27,7 @@ from cdpdriver import Browser, NavigationFailed, Page, evaluate, isolated_world
 from cdpdriver.scripts import load_script
 
 from .auth import LoginRunner, prepare_auth
-from .axe import FRAME_TIMEOUT, PartialRun, PartialRunner, finish_run
+from .axe import FRAME_TIMEOUT, PartialRunner, finish_run
 from .axe_bundle import rule_impacts
 from .crawl import PageProgress, PendingStart, crawl_site, normalize_url
 from .egress import egress_proxy
@@ -164,14 +164,6 @@ async def _audit_page(
     return audit
 
 
-async def _run_axe(runner: PartialRunner, tab: Tab) -> PartialRun:
-    """The page's axe run, with the next request's tab prepared beside it
-    (``EngineLimits.prepare_ahead``)."""
-    if tab.prepare_next is not None:
-        tab.prepare_next()
-    return await runner.run()
-
-
 async def _audit_in_tab(
     browser: Browser,
     tab: Tab,
@@ -211,7 +203,9 @@ async def _audit_in_tab(
         if progress is not None:
             progress.linked(links)
     with clock.phase("axe"):
-        run = await _run_axe(runner, tab)
+        if tab.prepare_next is not None:  # the next request's tab, beside this run
+            tab.prepare_next()  # (EngineLimits.prepare_ahead)
+        run = await runner.run()
     results = run.results
     if results is None:
         with clock.phase("finish"):

@@ -4,11 +4,11 @@ Opening a tab in a fresh browser context starts a renderer process, and loading 
 new process compiles half a megabyte of JavaScript: together more than auditing a small page.
 So the next page is prepared in the background, beside an audit's axe run or between audits:
 its own context, a blank tab, and, once the browser is idle, axe loaded and run once over a
-small sample document in a throw-away isolated world, so the renderer's caches already hold its
-compiled code. The first navigation of a new tab stays
-in that renderer, where the audit's own injection and run then start warm. Each spare serves
-one audit request (a single page, or the pages of one crawl: :mod:`audit.tabs`), in a context
-no other request ever saw, so isolation between audits is what a cold page would give.
+small sample document in a throw-away isolated world, so the renderer's caches already hold
+its compiled code. The first navigation of a new tab stays in that renderer, where the
+audit's own injection and run then start warm. Each spare serves one audit request (a
+single page, or the pages of one crawl: :mod:`audit.tabs`), in a context no other request
+ever saw, so isolation between audits is what a cold page would give.
 
 With ``--block-private-networks`` the contexts are *guarded*: created with the browser's
 egress proxy (:mod:`audit.egress`), so every connection of their pages is judged by the
@@ -73,12 +73,12 @@ class SparePages:
     Spares are prepared once no audit has run on the browser for ``IDLE_DELAY``, so they use
     idle time and rarely take CPU from an audit; and, without their warm-up, beside an audit's
     axe run (:meth:`prepare_beside`), for a request that follows at once, the warm-up then
-    waiting for idle time. A spare is ready as soon as its context
-    and tab exist; axe is compiled in it afterwards, and a caller that takes it meanwhile
-    never waits for that warm-up (what of it is done already is done for the caller's page
-    too; the rest is skipped). A caller that finds none ready waits only for a tab being
-    made, and otherwise makes its page cold. Used pages are closed in the browser's nursery,
-    off the caller's critical path.
+    waiting for idle time. A spare is ready as soon as its context and tab exist; axe is
+    compiled in it afterwards, and a caller that takes it meanwhile never waits for that
+    warm-up (what of it is done already is done for the caller's page too; the rest is
+    skipped). A caller that finds none ready waits only for a tab being made, and otherwise
+    makes its page cold. Used pages are closed in the browser's nursery, off the caller's
+    critical path.
     """
 
     def __init__(self, browser: Browser, target: int = 1, *, guarded: bool = False) -> None:

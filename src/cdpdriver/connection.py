@@ -324,17 +324,12 @@ class Connection:
         if session_id is not None and session_id in self._dead_sessions:
             raise await _caller_failure(self._dead_sessions[session_id])
         command_id = next(self._ids)
-        message: dict[str, Any] = {"id": command_id, "method": method}
-        if params:
-            message["params"] = params
-        if session_id is not None:
-            message["sessionId"] = session_id
         slot = _Pending(method, session_id)
         self._pending[command_id] = slot
         limit = self.default_timeout if timeout is None else timeout
         try:
             with trio.move_on_after(limit):
-                await self.transport.send(encode_message(message))
+                await self.transport.send(_wire(command_id, method, params, session_id))
                 await slot.done.wait()
         finally:
             self._pending.pop(command_id, None)
@@ -388,12 +383,7 @@ class Connection:
         try:
             with trio.move_on_after(limit):
                 for (command_id, _, _), (request, _) in zip(slots, requests, strict=True):
-                    message: dict[str, Any] = {"id": command_id, "method": request["method"]}
-                    if request["params"]:
-                        message["params"] = request["params"]
-                    if session_id is not None:
-                        message["sessionId"] = session_id
-                    await self.transport.send(encode_message(message))
+                    await self.transport.send(_wire(command_id, request["method"], request["params"], session_id))
                 for _, slot, _ in slots:
                     await slot.done.wait()
         except CDPError as exc:  # the transport failed mid-write: no reply can come
@@ -542,6 +532,16 @@ class Connection:
         for key in [k for k in self._subscribers if k[0] == session_id]:
             for sub in self._subscribers.pop(key, []):
                 sub._end()
+
+
+def _wire(command_id: int, method: str, params: dict[str, Any] | None, session_id: str | None) -> str:
+    """The text of one command as the browser reads it (empty params and no session left out)."""
+    message: dict[str, Any] = {"id": command_id, "method": method}
+    if params:
+        message["params"] = params
+    if session_id is not None:
+        message["sessionId"] = session_id
+    return encode_message(message)
 
 
 async def _caller_failure(error: CDPError) -> CDPError:

@@ -212,13 +212,13 @@ class ActionWatch:
                 await guard_dialog(tab, tab.session.send("Runtime.evaluate", {"expression": "0"}, timeout=5))
         except CDPError:
             return [d.info() for d in self.downloads.since(self.mark)]
+        def undecided() -> bool:  # no download yet, no dialog in the way, the tab still there
+            return not self.downloads.since(self.mark) and tab.dialog is None and not tab.gone
+
         with trio.move_on_after(START_WAIT):
-            while not self.downloads.since(self.mark) and tab.dialog is None and not tab.gone:
-                if not (self.expected or tab.navigation_pending(self.requested)):
-                    break
+            while undecided() and (self.expected or tab.navigation_pending(self.requested)):
                 await first_of(tab.changed, self.downloads.changed)
-            while (self._committed() and not tab.document_parsed and not self.downloads.since(self.mark)
-                   and tab.dialog is None and not tab.gone):
+            while undecided() and self._committed() and not tab.document_parsed:
                 await first_of(tab.changed, self.downloads.changed)
         begun = self.downloads.since(self.mark)
         with trio.move_on_after(FINISH_WAIT):

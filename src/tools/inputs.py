@@ -38,37 +38,48 @@ def check_button(button: str | None) -> str:
 
 
 def _mouse_params(kind: str, mouse: MouseState, *, button: str = "none", click_count: int = 0,
-                  modifiers: int | None = None, **extra: Any) -> dict[str, Any]:
-    """``Input.dispatchMouseEvent`` for the mouse as it is now (position, buttons held)."""
+                  **extra: Any) -> dict[str, Any]:
+    """``Input.dispatchMouseEvent`` for the mouse as it is now (position, buttons and
+    keyboard modifiers held)."""
     return {
         "type": kind, "x": mouse.x, "y": mouse.y, "button": button, "buttons": mouse.buttons,
-        "clickCount": click_count, "modifiers": mouse.modifiers if modifiers is None else modifiers, **extra,
+        "clickCount": click_count, "modifiers": mouse.modifiers, **extra,
     }
 
 
-async def mouse_event(session: Session, kind: str, mouse: MouseState, *, button: str = "none",
-                      click_count: int = 0, modifiers: int | None = None, **extra: Any) -> None:
-    params = _mouse_params(kind, mouse, button=button, click_count=click_count, modifiers=modifiers, **extra)
-    await session.send("Input.dispatchMouseEvent", params)
+# The mouse's state changes, each returning the event that reports it: one place for what a
+# move, a press and a release do, whether sent alone or batched (:func:`click`).
+
+
+def _moved(mouse: MouseState, x: float, y: float) -> dict[str, Any]:
+    mouse.x, mouse.y = x, y
+    return _mouse_params("mouseMoved", mouse, button=next(iter(mouse.pressed), "none"))
+
+
+def _pressed(mouse: MouseState, button: str, click_count: int) -> dict[str, Any]:
+    mouse.pressed.add(button)
+    return _mouse_params("mousePressed", mouse, button=button, click_count=click_count)
+
+
+def _released(mouse: MouseState, button: str, click_count: int) -> dict[str, Any]:
+    mouse.pressed.discard(button)
+    return _mouse_params("mouseReleased", mouse, button=button, click_count=click_count)
 
 
 async def mouse_move(session: Session, mouse: MouseState, x: float, y: float, steps: int = 1) -> None:
     start_x, start_y = mouse.x, mouse.y
-    held = next(iter(mouse.pressed), "none")
     for i in range(1, max(1, steps) + 1):
-        mouse.x = start_x + (x - start_x) * i / max(1, steps)
-        mouse.y = start_y + (y - start_y) * i / max(1, steps)
-        await mouse_event(session, "mouseMoved", mouse, button=held)
+        fraction = i / max(1, steps)
+        step = _moved(mouse, start_x + (x - start_x) * fraction, start_y + (y - start_y) * fraction)
+        await session.send("Input.dispatchMouseEvent", step)
 
 
 async def mouse_down(session: Session, mouse: MouseState, button: str = "left", click_count: int = 1) -> None:
-    mouse.pressed.add(button)
-    await mouse_event(session, "mousePressed", mouse, button=button, click_count=click_count)
+    await session.send("Input.dispatchMouseEvent", _pressed(mouse, button, click_count))
 
 
 async def mouse_up(session: Session, mouse: MouseState, button: str = "left", click_count: int = 1) -> None:
-    mouse.pressed.discard(button)
-    await mouse_event(session, "mouseReleased", mouse, button=button, click_count=click_count)
+    await session.send("Input.dispatchMouseEvent", _released(mouse, button, click_count))
 
 
 async def click(session: Session, mouse: MouseState, x: float, y: float, *, button: str = "left",
@@ -79,23 +90,17 @@ async def click(session: Session, mouse: MouseState, x: float, y: float, *, butt
     the next (a press makes the renderer dispatch the move it holds for the next animation
     frame first), but the click costs one round trip instead of a frame and one per event.
     """
-    held = next(iter(mouse.pressed), "none")
     async with session.batch() as batch:
-        mouse.x, mouse.y = x, y
-        batch.send("Input.dispatchMouseEvent", _mouse_params("mouseMoved", mouse, button=held))
+        batch.send("Input.dispatchMouseEvent", _moved(mouse, x, y))
         for count in range(1, click_count + 1):
-            mouse.pressed.add(button)
-            batch.send("Input.dispatchMouseEvent", _mouse_params("mousePressed", mouse, button=button,
-                                                                 click_count=count))
-            mouse.pressed.discard(button)
-            batch.send("Input.dispatchMouseEvent", _mouse_params("mouseReleased", mouse, button=button,
-                                                                 click_count=count))
+            batch.send("Input.dispatchMouseEvent", _pressed(mouse, button, count))
+            batch.send("Input.dispatchMouseEvent", _released(mouse, button, count))
     for reply in batch.replies:
         reply.result()  # the first failure, as sending them one by one would have raised it
 
 
 async def wheel(session: Session, mouse: MouseState, delta_x: float, delta_y: float) -> None:
-    await mouse_event(session, "mouseWheel", mouse, deltaX=delta_x, deltaY=delta_y)
+    await session.send("Input.dispatchMouseEvent", _mouse_params("mouseWheel", mouse, deltaX=delta_x, deltaY=delta_y))
 
 
 async def key_event(session: Session, kind: str, key: KeyDef, modifiers: int = 0) -> None:

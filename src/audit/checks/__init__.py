@@ -64,6 +64,8 @@ CHECKS: tuple[Check, ...] = (
     judge_field_label.CHECK,
     judge_video_captions.CHECK,
 )
+#: The judgment checks by rule id (:attr:`Check.judgment`).
+JUDGMENT: dict[str, Check] = {check.rule_id: check for check in CHECKS if check.judgment}
 OVERRIDES: tuple[Override, ...] = (
     aria_prohibited_global.OVERRIDE,
     inert_frame.OVERRIDE,

@@ -34,5 +34,5 @@ CHECK = Check(
     matches=f"({load_script(__package__, 'judge_image_applies')})('hidden')",
     selector="img, canvas, svg",
     exclude_hidden=False,
-    judgment=True,
+    judgment_context="image",
 )

@@ -32,5 +32,5 @@ CHECK = Check(
     matches=load_script(__package__, "judge_field_label_applies"),
     selector="label, [id]",
     exclude_hidden=False,
-    judgment=True,
+    judgment_context="label",
 )

@@ -30,5 +30,5 @@ CHECK = Check(
     matches=load_script(__package__, "judge_heading_applies"),
     selector='h1, h2, h3, h4, h5, h6, [role~="heading"]',
     exclude_hidden=False,
-    judgment=True,
+    judgment_context="heading",
 )

@@ -32,5 +32,5 @@ CHECK = Check(
     matches=f"({load_script(__package__, 'judge_image_applies')})('named')",
     selector="img, canvas, svg",
     exclude_hidden=False,
-    judgment=True,
+    judgment_context="image",
 )

@@ -35,5 +35,5 @@ CHECK = Check(
     matches=load_script(__package__, "judge_image_text_applies"),
     selector="*",
     exclude_hidden=False,
-    judgment=True,
+    judgment_context="image",
 )

@@ -34,5 +34,5 @@ CHECK = Check(
     matches=load_script(__package__, "judge_link_applies"),
     selector="a, area, [role]",
     exclude_hidden=False,
-    judgment=True,
+    judgment_context="link",
 )

@@ -32,5 +32,5 @@ CHECK = Check(
     matches=load_script(__package__, "judge_page_title_applies"),
     selector="title",
     exclude_hidden=False,
-    judgment=True,
+    judgment_context="title",
 )

@@ -37,5 +37,5 @@ CHECK = Check(
     matches=load_script(__package__, "judge_video_applies"),
     selector="video",
     exclude_hidden=False,
-    judgment=True,
+    judgment_context="video",
 )

@@ -27,6 +27,9 @@ OWN_TAG = "a11y"
 #: id (``tagExclude``, set in ``js/configure_checks.js``; see :func:`audit.rules.axe_run_options`).
 JUDGMENT_TAG = "a11y-judgment"
 
+#: What a judgment question is shown with (see :attr:`Check.judgment_context`).
+JudgmentContext = Literal["title", "heading", "link", "label", "image", "video"]
+
 # axe-core's level tags by (version that introduced the criterion, level); AAA criteria are
 # all tagged wcag2aaa and axe has no tag for a 2.2 level A criterion (see audit.rules).
 _LEVEL_TAGS = {
@@ -69,17 +72,24 @@ class Check:
     review_on_fail: bool = False
     #: axe-core rules this check replaces: they no longer apply to any element.
     supersedes: tuple[str, ...] = ()
-    #: Only judgment can answer it (is this heading descriptive?): every applicable element is a
-    #: needs-review item whose ``incomplete`` message is the question, and the check runs only
-    #: when the request asks the LLM judge (``llm.judgment``), since unanswered questions on
-    #: every heading, link and image would bury a report.
-    judgment: bool = False
+    #: Set for a check only judgment can answer (is this heading descriptive?): what the judge
+    #: is shown with each question (``audit/llm/js/judgment_context.js``; the image kind also
+    #: gets the picture). See :attr:`judgment`.
+    judgment_context: JudgmentContext | None = None
 
     def __post_init__(self) -> None:
         if not self.rule_id.startswith(PREFIX):
             raise ValueError(f"check ids start with {PREFIX!r}: {self.rule_id!r}")
         if self.level != "AAA" and (self.since, self.level) not in _LEVEL_TAGS:
             raise ValueError(f"axe-core has no level tag for WCAG {self.since} {self.level}")
+
+    @property
+    def judgment(self) -> bool:
+        """Only judgment can answer it: every applicable element is a needs-review item whose
+        ``incomplete`` message is the question, and the check runs only when the request asks
+        the LLM judge (``llm.judgment``), since unanswered questions on every heading, link and
+        image would bury a report."""
+        return self.judgment_context is not None
 
     @property
     def tags(self) -> list[str]:

@@ -26,6 +26,7 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice, zip_longest
 from pathlib import PurePosixPath
 from typing import Any, Literal
 from urllib.parse import unquote, urlsplit
@@ -37,6 +38,7 @@ from cdpdriver.protocol import accessibility, runtime
 from cdpdriver.protocol import page as page_domain
 from cdpdriver.scripts import call_expression, load_script
 
+from ..checks import CHECKS
 from ..models import Finding, NeedsReviewItem
 from ..urls import without_credentials
 
@@ -62,17 +64,7 @@ MAX_JUDGMENT_PER_PAGE = 30
 JUDGMENT_AREA = "judgment"
 #: What context each judgment check's question needs (``js/judgment_context.js``); the image
 #: ones also get the picture.
-JUDGMENT_CONTEXT: dict[str, str] = {
-    "a11y-judge-page-title": "title",
-    "a11y-judge-heading": "heading",
-    "a11y-judge-link-in-context": "link",
-    "a11y-judge-link-purpose": "link",
-    "a11y-judge-field-label": "label",
-    "a11y-judge-image-name": "image",
-    "a11y-judge-decorative-image": "image",
-    "a11y-judge-image-text": "image",
-    "a11y-judge-video-captions": "video",
-}
+JUDGMENT_CONTEXT: dict[str, str] = {c.rule_id: c.judgment_context for c in CHECKS if c.judgment_context}
 CONTEXT_CHARS = 400
 MAX_CANDIDATES_PER_PAGE = 15
 MAX_SCREENSHOTS_PER_PAGE = 12
@@ -248,8 +240,11 @@ class _PageReader:
         self.world = 0
 
     async def start(self) -> None:
+        """The world, with ``__a11yLlm`` and, as its ``context``, the judgment questions'
+        context reader (``js/judgment_context.js``), in one evaluation."""
         self.world = await self.page.isolated_world(name=WORLD)
-        await self._eval(load_script("audit", "evidence_page_helpers"))
+        context = load_script(__package__, "judgment_context")
+        await self._eval(f"{load_script('audit', 'evidence_page_helpers')};__a11yLlm.context = {context};true")
 
     async def _eval(self, expression: str, by_value: bool = True) -> Any:
         remote = await evaluate_remote(
@@ -262,11 +257,16 @@ class _PageReader:
         remote = await self._eval(call_expression("__a11yLlm.resolve", selector), by_value=False)
         return str(remote.object_id) if getattr(remote, "object_id", None) else None
 
-    async def describe(self, object_id: str, scroll: bool, tight: bool) -> dict[str, Any]:
+    async def describe(self, object_id: str, scroll: bool, tight: bool, context: str | None = None) -> dict[str, Any]:
+        """What the page shows of the element; with ``context`` (a judgment question's kind,
+        see JUDGMENT_CONTEXT) also that context, labelled, under ``"context"``."""
         value = await call_function(
             self.session,
-            "function (o) { return __a11yLlm.describe(this, o); }",
+            "function (o, kind, limit) { const d = __a11yLlm.describe(this, o);"
+            " if (kind) d.context = __a11yLlm.context.call(this, kind, limit); return d; }",
             {"scroll": scroll, "tight": tight, "markup": MARKUP_CHARS, "text": TEXT_CHARS},
+            context,
+            CONTEXT_CHARS,
             object_id=object_id,
             timeout=10,
         )
@@ -312,14 +312,6 @@ class _PageReader:
                 return Screenshot(f"image/{fmt}", raw, round(width * scale), round(height * scale))
         return None
 
-    async def context(self, object_id: str, kind: str) -> dict[str, str]:
-        """The labelled context a judgment question of ``kind`` needs (see JUDGMENT_CONTEXT)."""
-        value = await call_function(
-            self.session, load_script(__package__, "judgment_context"), kind, CONTEXT_CHARS,
-            object_id=object_id, timeout=10,
-        )
-        return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
-
     async def candidates(self, exclude: list[str], limit: int) -> dict[str, Any]:
         value = await self._eval(call_expression("__a11yLlm.candidates", exclude, int(limit)))
         return value if isinstance(value, dict) else {}
@@ -338,9 +330,13 @@ async def _fill(reader: _PageReader, item: ElementEvidence, want_shot: bool) -> 
     if object_id is None:
         return
     text_crop = item.area == "contrast"
-    info = await reader.describe(object_id, scroll=want_shot, tight=text_crop)
-    if item.kind == "judgment":
-        item.context = await reader.context(object_id, JUDGMENT_CONTEXT.get(item.rule_id, "image"))
+    judged = item.kind == "judgment"
+    info = await reader.describe(
+        object_id, scroll=want_shot, tight=text_crop, context=JUDGMENT_CONTEXT[item.rule_id] if judged else None
+    )
+    context = info.get("context")
+    if judged and isinstance(context, dict):
+        item.context = {str(k): str(v) for k, v in context.items()}
     item.found = True
     item.element = str(info.get("tag") or item.element)
     item.markup = str(info.get("markup") or item.markup)
@@ -383,16 +379,8 @@ def _judgment_items(needs_review: Sequence[NeedsReviewItem]) -> list[ElementEvid
     for item in needs_review:
         if item.rule_id in JUDGMENT_CONTEXT:
             by_rule.setdefault(item.rule_id, []).append(item)
-    queues = [iter(items) for items in by_rule.values()]
-    out: list[ElementEvidence] = []
-    while queues and len(out) < MAX_JUDGMENT_PER_PAGE:
-        for queue in list(queues):
-            item = next(queue, None)
-            if item is None:
-                queues.remove(queue)
-            elif len(out) < MAX_JUDGMENT_PER_PAGE:
-                out.append(_from_item("judgment", JUDGMENT_AREA, item))
-    return out
+    in_turn = (item for turn in zip_longest(*by_rule.values()) for item in turn if item is not None)
+    return [_from_item("judgment", JUDGMENT_AREA, item) for item in islice(in_turn, MAX_JUDGMENT_PER_PAGE)]
 
 
 def _wants_picture(item: ElementEvidence) -> bool:

@@ -40,7 +40,7 @@ import trio
 from cdpdriver import Page
 
 from ..axe_bundle import rule_impacts
-from ..checks import CHECKS
+from ..checks import JUDGMENT
 from ..findings import findings_from, opening_tag
 from ..fingerprints import selector_free_fingerprint
 from ..models import AuditRequest, Finding, FindingReview, LlmSummary, NeedsReviewItem, round1
@@ -87,8 +87,6 @@ LLM_RULES: dict[str, dict[str, Any]] = {
 }
 
 
-#: The judgment checks by rule id (their impact and tags score them once answered).
-JUDGMENT_CHECKS = {check.rule_id: check for check in CHECKS if check.judgment}
 _SCORED_KEYS = ("violations", "incomplete", "passes")
 
 
@@ -97,7 +95,7 @@ def scored_results(results: dict[str, Any]) -> dict[str, Any]:
     they enter score and ``rulesTested`` only through the judge's answers (:func:`_rescore`);
     the same dict when none ran (LLM assistance off)."""
     def judged(rule: Any) -> bool:
-        return isinstance(rule, dict) and rule.get("id") in JUDGMENT_CHECKS
+        return isinstance(rule, dict) and rule.get("id") in JUDGMENT
 
     if not any(judged(rule) for key in _SCORED_KEYS for rule in results.get(key) or []):
         return results
@@ -152,7 +150,7 @@ def _answered_judgments(audit: PageAudit) -> dict[str, bool]:
     unanswered, undecided or confirmed with too little confidence is left out."""
     items: dict[str, list[Finding | NeedsReviewItem]] = {}
     for item in [*audit.findings, *audit.needs_review]:
-        if item.rule_id in JUDGMENT_CHECKS:
+        if item.rule_id in JUDGMENT:
             items.setdefault(item.rule_id, []).append(item)
     return {
         rule_id: any(isinstance(i, Finding) for i in found)
@@ -168,22 +166,21 @@ def _rescore(audit: PageAudit, evidence: Evidence, outcome: LlmOutcome) -> None:
         return
     extra: dict[str, list[dict[str, Any]]] = {"violations": [], "passes": []}
     applied: list[str] = []
-    for rule_id, failed in _answered_judgments(audit).items():
-        check = JUDGMENT_CHECKS[rule_id]
-        entry = {"id": rule_id, "impact": check.impact, "tags": check.tags, "nodes": []}
-        extra["violations" if failed else "passes"].append(entry)
+
+    def add(rule_id: str, impact: str, tags: list[str], failed: bool) -> None:
+        extra["violations" if failed else "passes"].append({"id": rule_id, "impact": impact, "tags": tags, "nodes": []})
         applied.append(rule_id)
+
+    for rule_id, failed in _answered_judgments(audit).items():
+        add(rule_id, JUDGMENT[rule_id].impact, JUDGMENT[rule_id].tags, failed)
     for rule_id, present in ((ALT_RULE, evidence.images_with_alt), (LINK_RULE, evidence.links)):
         candidates = [i for i in evidence.items if i.kind == "candidate" and i.rule_id == rule_id]
         if not evidence.candidates_scanned or not present:
             continue
         if any(c.key not in outcome.reviews for c in candidates):
             continue  # not all answered: unknown, so the rule stays out of the score
-        failed = any(f.rule_id == rule_id for f in audit.findings)
         rule = LLM_RULES[rule_id]
-        entry = {"id": rule_id, "impact": rule["impact"], "tags": rule["tags"], "nodes": []}
-        extra["violations" if failed else "passes"].append(entry)
-        applied.append(rule_id)
+        add(rule_id, rule["impact"], rule["tags"], any(f.rule_id == rule_id for f in audit.findings))
     if not applied:
         return
     results: dict[str, Any] = dict(evidence.score_basis)
@@ -213,10 +210,14 @@ def apply_outcome(request: AuditRequest, audits: Sequence[PageAudit], outcome: L
             finding.llm = outcome.reviews.get(("finding", finding.page_url, finding.rule_id, finding.selector))
         for item in audit.needs_review:
             item.llm = outcome.reviews.get(("review", item.page_url, item.rule_id, item.selector))
-        if include:
-            failed = {id(i) for i in audit.needs_review if i.rule_id in JUDGMENT_CHECKS and _confident(i.llm)}
-            audit.findings.extend(_judged_finding(i) for i in audit.needs_review if id(i) in failed)
-            audit.needs_review = [i for i in audit.needs_review if id(i) not in failed]
+        if include:  # confirmed questions of the judgment checks become findings
+            kept: list[NeedsReviewItem] = []
+            for item in audit.needs_review:
+                if item.rule_id in JUDGMENT and _confident(item.llm):
+                    audit.findings.append(_judged_finding(item))
+                else:
+                    kept.append(item)
+            audit.needs_review = kept
         evidence = audit.llm_evidence
         if evidence is None:
             continue

@@ -173,12 +173,15 @@ async (loc, want, timeoutMs, opts, referenced) => {
       // Stable means the same box one animation frame apart, at every poll (CSS animations and
       // script-driven movers alike; boxes from polls further apart could alias a periodic mover).
       // Keyboard actions (opts.stable false) reach the element by focus, wherever it is.
-      const before = box(el);
-      if (opts.stable !== false) await nextFrame();
-      const rect = box(el);
+      let moving = false;
+      if (opts.stable !== false) {
+        const before = box(el);
+        await nextFrame();
+        moving = box(el) !== before;
+      }
       if (opts.enabled && !enabled(el)) reason = describe(el) + ' is disabled';
       else if (opts.editable && !editable(el)) reason = describe(el) + ' is not editable';
-      else if (rect !== before) { reason = describe(el) + ' is still moving'; }
+      else if (moving) { reason = describe(el) + ' is still moving'; }
       else if (opts.hitTarget) {
         const hit = hitTarget(el);
         if (hit.ok) return el;

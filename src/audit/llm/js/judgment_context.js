@@ -1,4 +1,5 @@
-// Function expression (kind, limit), called on the element of a judgment item (this): returns
+// Function expression (kind, limit), installed as __a11yLlm.context beside the evidence helpers
+// (audit.llm.evidence) and called on the element of a judgment item (this): returns
 // the context its question needs as {label: text}, each text at most limit characters; kind is
 // title, heading, link, label, image or video.
 (function (kind, limit) {
@@ -10,7 +11,7 @@
   const textOf = (n) => (n ? norm(n.innerText !== undefined ? n.innerText : n.textContent) : '');
   const out = {};
   const put = (label, value, n) => { const v = clip(value, n || limit); if (v) out[label] = v; };
-  const byIds = (attr) => (el.getAttribute(attr) || '').split(/\s+/).filter(Boolean)
+  const byIds = (node, attr) => (node.getAttribute(attr) || '').split(/\s+/).filter(Boolean)
     .map((id) => textOf(doc.getElementById(id))).join(' ');
   const levelOf = (h) => parseInt(h.getAttribute('aria-level'), 10) || parseInt(h.localName.slice(1), 10) || 2;
   const headingBefore = (node) => {
@@ -68,7 +69,7 @@
     if (before) put('Heading before it', textOf(before));
   } else if (kind === 'link') {
     put('Link target', el.getAttribute('href') || el.getAttribute('xlink:href') || '');
-    put('Description (aria-describedby)', byIds('aria-describedby'));
+    put('Description (aria-describedby)', byIds(el, 'aria-describedby'));
     const block = surrounding(el);
     const item = el.closest('li');
     const outer = item && item.parentElement && item.parentElement.closest('li');
@@ -93,7 +94,7 @@
       const facts = ['role', 'type', 'name', 'autocomplete', 'placeholder', 'aria-labelledby']
         .filter((a) => field.getAttribute(a)).map((a) => a + '=' + JSON.stringify(field.getAttribute(a)));
       put('Labelled field', '<' + field.localName + ' ' + facts.join(' ') + '>');
-      if (field.getAttribute('aria-labelledby')) put('Full name from aria-labelledby', field.getAttribute('aria-labelledby').split(/\s+/).map((id) => textOf(doc.getElementById(id))).join(' '));
+      if (field.getAttribute('aria-labelledby')) put('Full name from aria-labelledby', byIds(field, 'aria-labelledby'));
     }
     const group = el.closest('fieldset');
     if (group) put('Fieldset', textOf(group.querySelector('legend')) || textOf(group));
@@ -108,7 +109,7 @@
     put('Text tracks', tracks.length ? tracks.join('; ') : 'none');
     put('Video source', el.currentSrc || el.getAttribute('src') || '');
     if (Number.isFinite(el.duration)) put('Duration', Math.round(el.duration) + ' s');
-    put('Description (aria-describedby)', byIds('aria-describedby'));
+    put('Description (aria-describedby)', byIds(el, 'aria-describedby'));
     const prev = el.previousElementSibling;
     if (prev) put('Content before it', textOf(prev));
   }
