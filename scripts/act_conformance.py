@@ -66,6 +66,7 @@ from audit.axe_bundle import load_bundle  # noqa: E402
 from audit.checks import CHECKS, act_rules_added  # noqa: E402
 from audit.engine import EngineLimits, run_audit  # noqa: E402
 from audit.failures import AuditFailed  # noqa: E402
+from audit.interactive import interactive_act_rules  # noqa: E402
 from audit.models import AuditRequest  # noqa: E402
 from audit.readiness import install_tracker, settle  # noqa: E402
 from cdpdriver import Browser, CDPError, evaluate, launch  # noqa: E402
@@ -204,7 +205,10 @@ async def rule_mapping(browser: Browser, engine: str, judgment: bool = False) ->
             page.session, "axe.getRules().map(r => [r.ruleId, r.actIds || []])", world
         )
     unasked = set() if judgment else {c.rule_id for c in CHECKS if c.judgment}
-    return {str(rule): list(ids) for rule, ids in rules if ids and rule not in unasked}
+    mapping = {str(rule): list(ids) for rule, ids in rules if ids and rule not in unasked}
+    if engine != "axe":  # the interactive checks act on the page after axe, outside it
+        mapping.update(interactive_act_rules())
+    return mapping
 
 
 def _outcome(flagged: dict[str, str]) -> Outcome:

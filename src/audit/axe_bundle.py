@@ -68,14 +68,17 @@ def load_bundle() -> AxeBundle:
     path = find_bundle()
     source = path.read_text(encoding="utf-8")
     match = re.search(r"axe v(\d+\.\d+\.\d+)", source[:500])
+    # Imported here: the interactive checks' modules import the engine's floor, which needs this one.
+    from .interactive import interactive_act_rules, interactive_impacts
+
     act_ids = declared_act_ids(source)
-    for rule, added in act_rules_added().items():
+    for rule, added in {**act_rules_added(), **interactive_act_rules()}.items():
         act_ids[rule] = [*act_ids.get(rule, []), *(i for i in added if i not in act_ids.get(rule, []))]
     return AxeBundle(
         path=path,
         source=source,
         version=match.group(1) if match else "unknown",
-        rule_impacts=MappingProxyType({**declared_impacts(source), **check_impacts()}),
+        rule_impacts=MappingProxyType({**declared_impacts(source), **check_impacts(), **interactive_impacts()}),
         rule_act_ids=MappingProxyType({rule: tuple(ids) for rule, ids in act_ids.items()}),
     )
 

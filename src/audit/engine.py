@@ -35,6 +35,9 @@ from .element_identity import element_identities
 from .failures import AuditFailed, failures_classified
 from .findings import best_practices_from, findings_from, rules_tested
 from .fingerprints import fingerprint_page
+from .interactive import DEFAULT_BUDGET as INTERACTION_BUDGET
+from .interactive import interact, merged
+from .interactive import selected as selected_interactive
 from .llm.evidence import Evidence
 from .llm.integration import collect_page_evidence, review_audit, scored_results
 from .models import AuditRequest, AuditResult, ErrorInfo, PageResult
@@ -86,6 +89,9 @@ class EngineLimits:
     #: Runs ``auth.login`` steps (:mod:`audit.auth`); given by the front ends, which may use
     #: the tools. Without one, a request with login steps fails with ``login_unsupported``.
     login_runner: LoginRunner | None = None
+    #: Seconds of the interaction phase per page (:mod:`audit.interactive`), when the
+    #: request has ``checks.interaction`` on.
+    interaction_budget: float = INTERACTION_BUDGET
     #: Where one run's screenshots of its findings' elements go (:mod:`audit.screenshots`);
     #: make one per run. None, the default, takes none: a plain audit stays fast.
     screenshots: RunScreenshots | None = None
@@ -210,8 +216,14 @@ async def _audit_in_tab(
     if results is None:
         with clock.phase("finish"):
             results = await finish_run(browser, run.partials, options, timeout=limits.audit_timeout)
+    interaction = None
+    if request.checks.interaction and (checks := selected_interactive(request.version, request.level)):
+        with clock.phase("interact"):  # after axe, so the static results see the page as loaded
+            report = await interact(page, url, checks, limits.interaction_budget)
+        results, interaction = merged(results, report.results), report.info
     evidence = await collect_page_evidence(page, request, results, url)
     audit = _page_audit(url, doc, results, request, run.untested_frames, links, evidence)
+    audit.page.interaction = interaction
     with clock.phase("identify"):  # while the page is open: its elements name the items
         fingerprint_page(audit, await element_identities(runner, results))
     if limits.screenshots is not None:  # last: the outline and scrolling change nothing above

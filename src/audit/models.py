@@ -189,6 +189,21 @@ class LlmOptions(_RequestModel):
     )
 
 
+class CheckOptions(_RequestModel):
+    """Which kinds of checks run beyond the static pass (axe-core and our own)."""
+
+    interaction: StrictBool = Field(
+        True,
+        description="Use the page after the static pass: keyboard, hover, zoom and reflow, "
+        "language and what else docs/checks.md lists under Interactive checks. Costs a bounded "
+        "share of each page's time (README, Interactive checks); off, the audit reads the DOM only.",
+    )
+
+
+def _default_checks(value: CheckOptions) -> bool:
+    return value == CheckOptions()
+
+
 class AuditRequest(_RequestModel):
     """Body of POST /audit."""
 
@@ -212,6 +227,7 @@ class AuditRequest(_RequestModel):
     viewports: ViewportList | None = Field(
         None, exclude_if=is_none, description="Several screens: each page is audited once per viewport."
     )
+    checks: CheckOptions = Field(default_factory=CheckOptions, exclude_if=_default_checks)
 
     @model_validator(mode="after")
     def _options_agree(self) -> AuditRequest:
@@ -354,6 +370,28 @@ class DialogInfo(_ResultModel):
     message: str = Field(description="The dialog's text, at most 500 characters.")
 
 
+class InteractionSkip(_ResultModel):
+    """An interactive check that did not run to its end on a page, and why: ``budget`` (the
+    page's interaction time ran out), ``navigated`` (an action left the page, which was then
+    loaded again), ``unresponsive`` (the page stopped answering), ``failed`` (the check met
+    something it cannot handle). What it found before stopping is kept."""
+
+    rule_id: str
+    reason: Literal["budget", "navigated", "unresponsive", "failed"]
+    message: str
+
+
+class InteractionInfo(_ResultModel):
+    """What the interaction phase did on a page (README, Interactive checks)."""
+
+    ran: list[str] = Field(default_factory=list, description="Interactive checks that ran to their end.")
+    skipped: list[InteractionSkip] = Field(default_factory=list)
+    duration_ms: int = Field(0, ge=0)
+    blocked_submissions: int = Field(
+        0, ge=0, description="Form submissions the checks' actions set off, stopped before they left the page."
+    )
+
+
 class PageResult(_ResultModel):
     """One page of the audit. ``status`` is ``ok`` when audited, ``failed`` when it should
     have been audited but could not be (breaks conformance), ``skipped`` when deliberately not
@@ -373,6 +411,9 @@ class PageResult(_ResultModel):
     dialogs: list[DialogInfo] = Field(
         default_factory=list,
         description="JavaScript dialogs the page opened while audited (each was accepted).",
+    )
+    interaction: InteractionInfo | None = Field(
+        None, exclude_if=is_none, description="The interaction phase on this page; absent when it was off."
     )
 
     @field_validator("score")

@@ -73,6 +73,12 @@ async def apply_viewport(page: Page, viewport: Viewport) -> None:
     screen.viewport = viewport
 
 
+def current_viewport(page: Page) -> Viewport | None:
+    """The viewport set in ``page`` now; None when it has the browser's own window."""
+    screen = _SCREENS.get(page)
+    return screen.viewport if screen is not None else None
+
+
 async def _child_screen(page: Page, screen: _Screen, child: ChildTarget) -> None:
     if child.type == "iframe" and screen.viewport is not None and screen.viewport.mobile:
         await _touch_and_agent(page, child.session, True)

@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cdpdriver import Session
-
-from .keys import MODIFIER_BITS, KeyDef, char_def, modifier_mask, parse_combo, shifted
+from cdpdriver.keys import char_def, key_event
 
 BUTTON_BITS = {"left": 1, "right": 2, "middle": 4, "back": 8, "forward": 16}
 
@@ -101,35 +100,6 @@ async def click(session: Session, mouse: MouseState, x: float, y: float, *, butt
 
 async def wheel(session: Session, mouse: MouseState, delta_x: float, delta_y: float) -> None:
     await session.send("Input.dispatchMouseEvent", _mouse_params("mouseWheel", mouse, deltaX=delta_x, deltaY=delta_y))
-
-
-async def key_event(session: Session, kind: str, key: KeyDef, modifiers: int = 0) -> None:
-    params: dict[str, Any] = {
-        "type": kind, "key": key.key, "code": key.code, "windowsVirtualKeyCode": key.key_code,
-        "nativeVirtualKeyCode": key.key_code, "modifiers": modifiers, "location": key.location,
-    }
-    # Text goes with keyDown only, and not while Control/Alt/Meta are held (a shortcut).
-    if kind == "keyDown" and key.text and not (modifiers & 0b0111):
-        params["text"] = params["unmodifiedText"] = key.text
-    elif kind == "keyDown":
-        params["type"] = "rawKeyDown"
-    await session.send("Input.dispatchKeyEvent", params)
-
-
-async def press(session: Session, combo: str) -> None:
-    """Press and release a key or a combo such as ``Control+A``."""
-    modifiers, key = parse_combo(combo)
-    held = 0
-    for mod in modifiers:
-        held |= modifier_mask([mod])
-        await key_event(session, "keyDown", mod, held)
-    if held & MODIFIER_BITS["Shift"]:
-        key = shifted(key)  # Shift+a types "A", as on a real keyboard
-    await key_event(session, "keyDown", key, held)
-    await key_event(session, "keyUp", key, held)
-    for mod in reversed(modifiers):
-        held &= ~modifier_mask([mod])
-        await key_event(session, "keyUp", mod, held)
 
 
 async def type_text(session: Session, text: str) -> None:

@@ -161,6 +161,11 @@ async def _renderers_started_by_one_context_tab(options: LaunchOptions, wait: fl
     """How many renderer processes a fresh context's tab and its navigation start, counted
     within ``wait`` seconds of the page's load."""
     async with launch(options) as browser:
+        # The launch's own about:blank tab starts its renderer when the machine gets to it: a
+        # script run there proves it is up, so it cannot be counted as the new tab's.
+        [initial] = [t for t in await browser.targets() if t.type == "page"]
+        first = await browser.attach_page(str(initial.target_id))
+        await first.evaluate("1")
         before = _renderers(browser.pid)
         context = await browser.create_context()
         page = await browser.new_page(context_id=context)
@@ -175,6 +180,6 @@ async def _renderers_started_by_one_context_tab(options: LaunchOptions, wait: fl
 async def test_without_the_spare_renderer_a_context_tab_starts_only_its_own():
     # With the spare (Chromium's default) a second renderer is started for the context that
     # navigated; this proves the count below can see one.
-    assert await _renderers_started_by_one_context_tab(LaunchOptions(), wait=5) == 2
+    assert await _renderers_started_by_one_context_tab(LaunchOptions(), wait=30) >= 2
     assert await _renderers_started_by_one_context_tab(LaunchOptions(spare_renderer=False), wait=1) == 1
 

@@ -45,6 +45,19 @@ def help_url(anchor: str) -> str:
     return f"{DOCS_URL}#{anchor}"
 
 
+def rule_tags(level: str, since: str, criteria: tuple[str, ...], *extra: str) -> list[str]:
+    """axe-core tags of a rule of ours: ours, ``extra``, the level tag of the version that
+    introduced its criteria, one tag per criterion, ``ACT``. Raises ValueError for a level axe
+    has no tag for (a 2.2 level A criterion)."""
+    if level == "AAA":
+        level_tag = "wcag2aaa"
+    elif (since, level) in _LEVEL_TAGS:
+        level_tag = _LEVEL_TAGS[(since, level)]
+    else:
+        raise ValueError(f"axe-core has no level tag for WCAG {since} {level}")
+    return [OWN_TAG, *extra, level_tag, *("wcag" + sc.replace(".", "") for sc in criteria), "ACT"]
+
+
 @dataclass(frozen=True)
 class Check:
     """One rule of ours. ``script`` names the check's ``evaluate`` function in ``checks/js``
@@ -93,9 +106,7 @@ class Check:
 
     @property
     def tags(self) -> list[str]:
-        level = "wcag2aaa" if self.level == "AAA" else _LEVEL_TAGS[(self.since, self.level)]
-        criteria = ["wcag" + sc.replace(".", "") for sc in self.criteria]
-        return [OWN_TAG, *([JUDGMENT_TAG] if self.judgment else []), level, *criteria, "ACT"]
+        return rule_tags(self.level, self.since, self.criteria, *([JUDGMENT_TAG] if self.judgment else []))
 
     def axe_rule(self) -> dict[str, Any]:
         """The rule as ``axe.configure({rules: [...]})`` takes it (matches added page-side)."""

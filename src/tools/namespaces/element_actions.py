@@ -14,7 +14,6 @@ from pydantic import Field, field_validator
 
 from ..errors import ToolError
 from ..images import ImageDelivery, ImageOutput, deliver
-from ..keys import parse_combo
 from ..models import (
     BoundingBox,
     DownloadInfo,
@@ -46,6 +45,8 @@ class PressInput(LocatorInput):
     @field_validator("key")
     @classmethod
     def _known_key(cls, value: str) -> str:
+        from cdpdriver.keys import parse_combo
+
         parse_combo(value)  # UnknownKey is a ValueError: invalid_arguments naming ``key``
         return value
 
@@ -122,12 +123,13 @@ async def _double_click(session: ToolSession, el: Element, args: SelectorInput) 
 
 
 async def _press(session: ToolSession, el: Element, args: PressInput) -> str:
+    from cdpdriver.keys import press
     from cdpdriver.scripts import load_script
 
-    from .. import inputs, locate
+    from .. import locate
 
     elsewhere = await page_call(el, load_script("tools", "focus_element"))
-    await locate.guard_dialog(el.tab, inputs.press(el.tab.session, args.key))
+    await locate.guard_dialog(el.tab, press(el.tab.session, args.key))
     note = f" (it cannot take focus, so the key went to {elsewhere})" if elsewhere else ""
     return f"pressed {args.key} on {el.description}{note}{dialog_note(el)}"
 

@@ -106,9 +106,10 @@ class SetFilesOutput(ToolOutput):
 
 async def fill_element(el: Element, value: str) -> str:
     """Replace the value: select all, insert the text as real input, commit (trusted change)."""
+    from cdpdriver.keys import press
     from cdpdriver.scripts import load_script
 
-    from .. import inputs, locate
+    from .. import locate
 
     prepared = await page_call(el, load_script("tools", "fill_prepare"), value)
     if prepared is None:
@@ -118,7 +119,7 @@ async def fill_element(el: Element, value: str) -> str:
         if value:
             await locate.guard_dialog(el.tab, session.send("Input.insertText", {"text": value}))
         elif prepared["before"]:
-            await locate.guard_dialog(el.tab, inputs.press(session, "Delete"))
+            await locate.guard_dialog(el.tab, press(session, "Delete"))
     if el.tab.dialog is not None:
         return ""
     return str(await page_call(el, load_script("tools", "fill_commit"), prepared["before"]) or "")
@@ -192,12 +193,13 @@ async def set_files(session: ToolSession, el: Element, files: list[str]) -> list
 
 
 async def _type(session: ToolSession, el: Element, args: TypeInput) -> str:
+    from cdpdriver.keys import press
     from cdpdriver.scripts import load_script
 
     from .. import inputs, locate
 
     if not await page_call(el, load_script("tools", "caret_to_end")):
-        await inputs.press(el.tab.session, "End")  # inputs without selection APIs (email, number)
+        await press(el.tab.session, "End")  # inputs without selection APIs (email, number)
     await locate.guard_dialog(el.tab, inputs.type_text(el.tab.session, args.text))
     return f"typed {len(args.text)} characters into {el.description}{dialog_note(el)}"
 

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
-from ..keys import MODIFIER_BITS, KeyDef, UnknownKey, parse_combo, shifted
 from ..models import MessageOutput, ToolInput
 from ..registry import tool
 
 if TYPE_CHECKING:
     from cdpdriver import Session
+    from cdpdriver.keys import KeyDef
 
     from ..session import ToolSession
     from ..tab import Tab
@@ -58,12 +58,16 @@ def _held(tab: Tab) -> dict[str, KeyDef]:
 
 
 def _sync_modifiers(tab: Tab) -> int:
+    from cdpdriver.keys import MODIFIER_BITS
+
     mask = sum(MODIFIER_BITS.get(k, 0) for k in _held(tab))
     tab.mouse.modifiers = mask
     return mask
 
 
 def _parts(combo: str) -> list[KeyDef]:
+    from cdpdriver.keys import UnknownKey, parse_combo
+
     try:
         modifiers, key = parse_combo(combo)
     except UnknownKey as exc:
@@ -72,6 +76,8 @@ def _parts(combo: str) -> list[KeyDef]:
 
 
 def _typed(key: KeyDef, mask: int) -> KeyDef:
+    from cdpdriver.keys import MODIFIER_BITS, shifted
+
     return shifted(key) if mask & MODIFIER_BITS["Shift"] else key
 
 
@@ -84,6 +90,8 @@ async def _key_down(tab: Tab, key: KeyDef) -> None:
 
 
 async def _key_up(tab: Tab, key: KeyDef) -> None:
+    from cdpdriver.keys import MODIFIER_BITS
+
     from .. import inputs
 
     _held(tab).pop(key.key, None)

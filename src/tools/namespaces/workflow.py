@@ -65,10 +65,10 @@ def redact(text: str, secret: str) -> str:
 
 async def fill_field(element: locate.Element, value: str) -> bool:
     """Click into the field, select what is there, and type over it; True when the value took."""
-    from .. import inputs
+    from cdpdriver.keys import press
 
     await element.click()
-    await inputs.press(element.tab.session, "Control+A")
+    await press(element.tab.session, "Control+A")
     await element.tab.session.send("Input.insertText", {"text": value})
     return bool(await element.call("function (v) { return this.value === v; }", value))
 

@@ -1,4 +1,4 @@
-"""Key definitions for ``Input.dispatchKeyEvent`` (US layout) and combo parsing.
+"""Key definitions for ``Input.dispatchKeyEvent`` (US layout), combo parsing, and pressing keys.
 
 Real key events need ``key``, ``code`` and ``windowsVirtualKeyCode`` to agree,
 or pages that read ``event.code``/``keyCode`` see garbage; printable keys also
@@ -8,6 +8,10 @@ carry ``text`` so they insert characters.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .session import Session
 
 
 @dataclass(frozen=True)
@@ -129,3 +133,32 @@ def modifier_mask(modifiers: list[KeyDef]) -> int:
     for m in modifiers:
         mask |= MODIFIER_BITS.get(m.key, 0)
     return mask
+
+
+async def key_event(session: Session, kind: str, key: KeyDef, modifiers: int = 0) -> None:
+    params: dict[str, Any] = {
+        "type": kind, "key": key.key, "code": key.code, "windowsVirtualKeyCode": key.key_code,
+        "nativeVirtualKeyCode": key.key_code, "modifiers": modifiers, "location": key.location,
+    }
+    # Text goes with keyDown only, and not while Control/Alt/Meta are held (a shortcut).
+    if kind == "keyDown" and key.text and not (modifiers & 0b0111):
+        params["text"] = params["unmodifiedText"] = key.text
+    elif kind == "keyDown":
+        params["type"] = "rawKeyDown"
+    await session.send("Input.dispatchKeyEvent", params)
+
+
+async def press(session: Session, combo: str) -> None:
+    """Press and release a key or a combo such as ``Control+A``."""
+    modifiers, key = parse_combo(combo)
+    held = 0
+    for mod in modifiers:
+        held |= modifier_mask([mod])
+        await key_event(session, "keyDown", mod, held)
+    if held & MODIFIER_BITS["Shift"]:
+        key = shifted(key)  # Shift+a types "A", as on a real keyboard
+    await key_event(session, "keyDown", key, held)
+    await key_event(session, "keyUp", key, held)
+    for mod in reversed(modifiers):
+        held &= ~modifier_mask([mod])
+        await key_event(session, "keyUp", mod, held)

@@ -1,0 +1,106 @@
+// Whole script: installs a11yProbe, the helpers every interactive check's page-side function uses, in the interaction world.
+// Isolated from the page's own scripts (they cannot patch what runs here), sharing its DOM.
+(() => {
+  if (globalThis.a11yProbe) return;
+
+  const cssEscape = (value) => (globalThis.CSS && CSS.escape ? CSS.escape(value) : value.replace(/[^\w-]/g, '\\$&'));
+
+  // A selector unique within the element's own root (document or shadow root): its id when
+  // that is unique there, else a path of tag:nth-of-type steps from the nearest ancestor that
+  // has one.
+  const selectorIn = (el) => {
+    const root = el.getRootNode();
+    const steps = [];
+    for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
+      if (node.id && root.querySelectorAll('#' + cssEscape(node.id)).length === 1) {
+        steps.unshift('#' + cssEscape(node.id));
+        break;
+      }
+      const tag = node.localName;
+      if (tag === 'html' || tag === 'body' || tag === 'head') {
+        steps.unshift(tag);
+        if (tag === 'html') break;
+        continue;
+      }
+      let nth = 1;
+      for (let sib = node.previousElementSibling; sib; sib = sib.previousElementSibling) {
+        if (sib.localName === tag) nth += 1;
+      }
+      const parent = node.parentElement;
+      const alone = !parent || [...parent.children].filter((c) => c.localName === tag).length === 1;
+      steps.unshift(alone ? cssEscape(tag) : `${cssEscape(tag)}:nth-of-type(${nth})`);
+    }
+    return steps.join(' > ');
+  };
+
+  // axe's target: one entry for the top document, a list of selectors through shadow roots.
+  const target = (el) => {
+    const path = [selectorIn(el)];
+    for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+      path.unshift(selectorIn(root.host));
+    }
+    return path.length === 1 ? [path[0]] : [path];
+  };
+
+  const openingTag = (el) => {
+    const clone = el.cloneNode(false);
+    const html = clone.outerHTML || '';
+    const end = html.lastIndexOf('</');
+    return (end > 0 ? html.slice(0, end) : html).slice(0, 300);
+  };
+
+  const describe = (el) => ({target: target(el), html: openingTag(el)});
+
+  // The element that has focus, through open shadow roots (frames stay closed: focus in a
+  // frame is the frame element here).
+  const deepActive = () => {
+    let el = document.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    return el && el !== document.body && el !== document.documentElement ? el : null;
+  };
+
+  const isRendered = (el) => {
+    if (!el.isConnected) return false;
+    if (el.checkVisibility) return el.checkVisibility({checkOpacity: false, checkVisibilityCSS: true});
+    const style = getComputedStyle(el);
+    return style.display !== 'none' && style.visibility !== 'hidden' && el.getClientRects().length > 0;
+  };
+
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return {x: r.x, y: r.y, width: r.width, height: r.height};
+  };
+
+  const label = (el) => {
+    const tag = el.localName;
+    const id = el.id ? '#' + el.id : '';
+    const cls = typeof el.className === 'string' && el.className.trim()
+      ? '.' + el.className.trim().split(/\s+/).slice(0, 2).join('.') : '';
+    return `${tag}${id}${cls}`;
+  };
+
+  // What pressing Enter on a focused element does, as far as the markup says: 'button'
+  // (activates it in place), 'local-link' (a link within this document), 'link', 'field'.
+  const kind = (el) => {
+    const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+    if (el.localName === 'button' || role === 'button' || (el.localName === 'input' && /^(button|submit|reset|image)$/.test(el.type))) return 'button';
+    if (el.localName === 'a' && el.hasAttribute('href')) {
+      const href = el.getAttribute('href');
+      return href.startsWith('#') || /^javascript:/i.test(href) ? 'local-link' : 'link';
+    }
+    return 'field';
+  };
+
+  // A number per element, the same for as long as the document lives: how a check tells
+  // whether focus came back to an element it saw before.
+  const ids = new WeakMap();
+  let nextId = 1;
+  const idOf = (el) => {
+    if (!ids.has(el)) ids.set(el, nextId++);
+    return ids.get(el);
+  };
+
+  Object.defineProperty(globalThis, 'a11yProbe', {
+    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind}),
+  });
+})();

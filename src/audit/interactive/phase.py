@@ -1,0 +1,194 @@
+"""The interaction phase: after the static pass, use the page and report what that shows.
+
+The engine calls :func:`interact` once a page's axe run is done (its results are never
+touched by what happens here). The selected checks (:func:`~audit.interactive.selected`, by
+the request's version and level) run one after another, cheap ones first, each through the
+same :class:`~audit.interactive.probe.Probe`, all within one time budget per page: a check
+still running when it ends is stopped, keeps what it found, and is reported as skipped with the
+reason ``budget``. Before anything acts, every form submission of the document is stopped and
+counted (``js/submission_guard.js``), so no action ever sends a form to a server; popups a
+check's action opens are closed; and a check whose action navigated the page ends the phase,
+which then loads the audited URL again so that what follows (identifying the findings'
+elements, their screenshots) finds the document it expects.
+
+Outcomes become rule results of axe's shape (:func:`results_of`): ``failed`` in
+``violations``, ``cantTell`` in ``incomplete``, and a rule that applied in ``passes``, so the
+pure half of the package (findings, score, ``rulesTested``, fingerprints, reports) needs nothing
+new.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from contextlib import aclosing
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from cdpdriver import CDPError, JavaScriptError, Page
+from cdpdriver.scripts import call_expression, load_script
+
+from ..models import InteractionInfo, InteractionSkip
+from .probe import CALL_TIMEOUT, Probe
+from .spec import InteractiveCheck, Outcome
+
+log = logging.getLogger(__name__)
+
+#: A page's whole interaction phase, by default: enough for every check on a typical page,
+#: small beside the page's audit (README, Interactive checks, has the measured cost).
+DEFAULT_BUDGET = 3.0
+#: Loading the audited URL again after a check navigated away.
+RELOAD_TIMEOUT = 15.0
+
+_KEYS = {"failed": "violations", "cantTell": "incomplete", "passed": "passes"}
+
+
+@dataclass
+class InteractionReport:
+    """What one page's phase produced: rule results of axe's shape and what it did."""
+
+    results: dict[str, list[dict[str, Any]]] = field(
+        default_factory=lambda: {"violations": [], "incomplete": [], "passes": []}
+    )
+    info: InteractionInfo = field(default_factory=InteractionInfo)
+
+
+def results_of(outcomes: Iterable[tuple[InteractiveCheck, Outcome]]) -> dict[str, list[dict[str, Any]]]:
+    """Rule results of axe's shape from outcomes: a rule appears once per list, with a node per
+    failed or undecided target; a rule with only passed outcomes is listed in ``passes``."""
+    nodes: dict[tuple[str, InteractiveCheck], list[dict[str, Any]]] = defaultdict(list)
+    for check, outcome in outcomes:
+        key = _KEYS[outcome.verdict]
+        target = nodes[(key, check)]
+        if key == "passes":
+            continue  # the score and rulesTested need the rule, not its elements
+        target.append({
+            "target": list(outcome.target.hops),
+            "html": outcome.target.html,
+            "impact": check.impact,
+            "failureSummary": outcome.message,
+            "any": [{"message": outcome.message}] if outcome.message else [],
+            "all": [],
+            "none": [],
+        })
+    results: dict[str, list[dict[str, Any]]] = {"violations": [], "incomplete": [], "passes": []}
+    for (key, check), found in nodes.items():
+        results[key].append(check.axe_rule(found))
+    return results
+
+
+def merged(static: dict[str, Any], interactive: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """axe's results with the interaction phase's rules added (a new dict; axe's lists kept)."""
+    return {**static, **{key: [*(static.get(key) or []), *rules] for key, rules in interactive.items()}}
+
+
+async def interact(
+    page: Page, url: str, checks: Sequence[InteractiveCheck], budget: float = DEFAULT_BUDGET
+) -> InteractionReport:
+    """Run ``checks`` on the loaded ``page`` within ``budget`` seconds (see the module
+    docstring). Never raises for what the page does; cancellation from outside gets through."""
+    started = time.monotonic()
+    report = InteractionReport()
+    probe = Probe(page, url, trio.current_time() + budget)
+    outcomes: list[tuple[InteractiveCheck, Outcome]] = []
+    try:
+        with trio.fail_after(CALL_TIMEOUT):
+            await probe.main_world(call_expression(load_script(__package__, "submission_guard")))
+    except (CDPError, JavaScriptError, trio.TooSlowError) as exc:
+        report.info.skipped = [_skip(c, "unresponsive", f"The page did not answer: {exc}") for c in checks]
+        return report
+    opened_before = await _popups(page)
+    ordered = sorted(checks, key=lambda c: c.cost != "low")
+    for index, check in enumerate(ordered):
+        if probe.navigated:
+            report.info.skipped += [_skip(c, "navigated", "An earlier check's action left the page.") for c in ordered[index:]]
+            break
+        if probe.remaining() <= 0:
+            report.info.skipped += [_skip(c, "budget", f"The page's {budget:g} s of interaction ran out.") for c in ordered[index:]]
+            break
+        skip = await _run_one(probe, check, outcomes)
+        if skip is None:
+            report.info.ran.append(check.rule_id)
+        else:
+            report.info.skipped.append(skip)
+    await _tidy(probe, opened_before)
+    report.info.blocked_submissions = await _blocked_submissions(probe)
+    report.results = results_of(outcomes)
+    report.info.duration_ms = int((time.monotonic() - started) * 1000)
+    return report
+
+
+async def _run_one(
+    probe: Probe, check: InteractiveCheck, outcomes: list[tuple[InteractiveCheck, Outcome]]
+) -> InteractionSkip | None:
+    """One check, its outcomes appended as they come (kept when it is stopped)."""
+    with trio.move_on_at(probe.deadline) as scope:
+        try:
+            async with aclosing(check.run(probe)) as run:
+                async for outcome in run:
+                    outcomes.append((check, outcome))
+        except (CDPError, trio.TooSlowError) as exc:
+            if probe.navigated:
+                return _skip(check, "navigated", "Its action left the page.")
+            return _skip(check, "unresponsive", f"The page stopped answering: {exc}")
+        except JavaScriptError as exc:
+            if probe.navigated:
+                return _skip(check, "navigated", "Its action left the page.")
+            log.info("interactive check %s failed on %s: %s", check.rule_id, probe.url, exc)
+            return _skip(check, "failed", f"Its page-side part failed: {exc}")
+    if scope.cancelled_caught:
+        return _skip(check, "budget", "The page's interaction time ran out while it ran.")
+    return None
+
+
+def _skip(check: InteractiveCheck, reason: Any, message: str) -> InteractionSkip:
+    return InteractionSkip(rule_id=check.rule_id, reason=reason, message=message)
+
+
+async def _popups(page: Page) -> set[str]:
+    """Ids of the page targets the audited page opened."""
+    try:
+        with trio.fail_after(CALL_TIMEOUT):
+            targets = await page.browser.targets()
+    except (CDPError, trio.TooSlowError):
+        return set()
+    return {str(t.target_id) for t in targets if t.type == "page" and str(t.opener_id or "") == page.session.target_id}
+
+
+async def _tidy(probe: Probe, opened_before: set[str]) -> None:
+    """Leave the page as the checks found it: popups their actions opened closed, focus and
+    pointer off every element, scrolled to the top, the audited document loaded."""
+    page = probe.page
+    with trio.CancelScope(shield=True), trio.move_on_after(RELOAD_TIMEOUT + CALL_TIMEOUT):
+        for target_id in await _popups(page) - opened_before:
+            try:
+                await page.browser.session.send("Target.closeTarget", {"targetId": target_id}, timeout=CALL_TIMEOUT)
+            except CDPError:
+                pass
+        if probe.navigated:
+            try:
+                await page.navigate(probe.url, wait_until="load", timeout=RELOAD_TIMEOUT)
+            except Exception as exc:  # the engine's identify step falls back without the document
+                log.info("reloading %s after an interaction failed: %s", probe.url, exc)
+            return
+        try:
+            probe.deadline = trio.current_time() + CALL_TIMEOUT
+            await probe.move_mouse(0, 0)
+            await probe.call(load_script(__package__, "reset_page"))
+        except (CDPError, JavaScriptError, trio.TooSlowError):
+            pass
+
+
+async def _blocked_submissions(probe: Probe) -> int:
+    if probe.navigated:
+        return 0
+    try:
+        with trio.move_on_after(CALL_TIMEOUT):
+            return int(await probe.main_world("window[Symbol.for('a11y.blockedSubmissions')] || 0") or 0)
+    except (CDPError, JavaScriptError):
+        pass
+    return 0

@@ -1,0 +1,96 @@
+"""What an interactive check declares: a rule that acts on the rendered page and says what it saw.
+
+axe-core, and every check of ours that runs inside it (:mod:`audit.checks`), judges the DOM as
+it was loaded. Some barriers only show when somebody uses the page: focus that cannot leave a
+widget, content that needs sideways scrolling at 320 CSS pixels, text in a language other than
+the one declared. An :class:`InteractiveCheck` states, like a rule of Siteimprove's Alfa, its
+requirements (WCAG criteria, ACT rules, level) and an asynchronous generator that drives the
+page through a :class:`~audit.interactive.probe.Probe` and yields :class:`Outcome`\\ s: one
+target element each, with a verdict and what was done to reach it. The phase
+(:mod:`audit.interactive.phase`) turns outcomes into results of axe's shape, so findings,
+needs-review items, scores, fingerprints and every report treat them like axe's own.
+
+A check that cannot decide yields ``cantTell`` (a needs-review item), never ``failed``; a
+``passed`` outcome only records that the rule applied, for the score and ``rulesTested``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from ..checks.spec import PREFIX, help_url, rule_tags
+
+if TYPE_CHECKING:
+    from .probe import Probe
+
+Verdict = Literal["failed", "cantTell", "passed"]
+
+
+@dataclass(frozen=True)
+class Target:
+    """An element as axe names one: ``hops`` is axe's ``target`` (one entry per frame, a list
+    for a path through shadow roots), ``html`` its opening markup."""
+
+    hops: tuple[Any, ...]
+    html: str
+
+    @classmethod
+    def from_page(cls, described: dict[str, Any]) -> Target:
+        """From what ``js/describe_target.js`` returned for an element."""
+        return cls(tuple(described.get("target") or ()), str(described.get("html") or ""))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One target's verdict. ``message`` says what was done and seen, in words a developer
+    can act on ("after Tab ×14 focus stayed inside div#widget")."""
+
+    target: Target
+    verdict: Verdict
+    message: str = ""
+
+
+#: The check itself: drives the page through the probe and yields outcomes as it finds them.
+Run = Callable[["Probe"], AsyncIterator[Outcome]]
+
+
+@dataclass(frozen=True)
+class InteractiveCheck:
+    """A rule that needs the page used, not only read (see the module docstring)."""
+
+    rule_id: str
+    act_rules: tuple[str, ...]
+    criteria: tuple[str, ...]
+    level: Literal["A", "AA", "AAA"]
+    #: The WCAG version that introduced the criteria (chooses the level tag).
+    since: Literal["2.0", "2.1", "2.2"]
+    impact: Literal["critical", "serious", "moderate", "minor"]
+    description: str
+    help: str
+    run: Run = field(compare=False)
+    #: What the check costs a typical page, for ``docs/checks.md`` and the phase's order: cheap
+    #: checks (reading state, a few key presses) run before ones that relayout the page.
+    cost: Literal["low", "relayout"] = "low"
+
+    def __post_init__(self) -> None:
+        if not self.rule_id.startswith(PREFIX):
+            raise ValueError(f"check ids start with {PREFIX!r}: {self.rule_id!r}")
+        rule_tags(self.level, self.since, self.criteria)  # raises for a level axe cannot tag
+
+    @property
+    def tags(self) -> list[str]:
+        return rule_tags(self.level, self.since, self.criteria)
+
+    def axe_rule(self, nodes: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """The rule's entry in a results list of axe's shape, with ``nodes``."""
+        return {
+            "id": self.rule_id,
+            "impact": self.impact,
+            "tags": self.tags,
+            "description": self.description,
+            "help": self.help,
+            "helpUrl": help_url(self.rule_id),
+            "nodes": list(nodes),
+        }

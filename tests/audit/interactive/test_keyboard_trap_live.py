@@ -1,0 +1,52 @@
+"""a11y-keyboard-trap through the real engine: traps found by pressing keys, and the ways
+out a keyboard user has (Shift+Tab, Escape, a dialog's Close, the page's own advice) honoured."""
+
+from __future__ import annotations
+
+from tests.audit.checks.support import audit_pages, outcome, page
+
+RULE = "a11y-keyboard-trap"
+TRAP = '<button id="held" onblur="setTimeout(() => this.focus(), 10)">Pick a date</button>'
+LINKS = '<p><a href="/a">First</a> <a href="/b">Second</a></p>'
+DIALOG = (
+    '<div role="dialog" aria-modal="true" aria-label="Newsletter" id="d">'
+    '<a href="#" id="before" style="position:absolute;top:-999em"></a>'
+    '<label>Email <input id="email"></label> <button id="close" type="button">Close</button>'
+    '<a href="#" id="after" style="position:absolute;top:-999em"></a></div>'
+    "<script>"
+    "const d = document.getElementById('d');"
+    "document.getElementById('before').addEventListener('focus', () => document.getElementById('close').focus());"
+    "document.getElementById('after').addEventListener('focus', () => document.getElementById('email').focus());"
+    "document.getElementById('close').addEventListener('click', () => { d.hidden = true; });"
+    "</script>"
+)
+
+
+async def test_keyboard_trap(browser, site):
+    results = await audit_pages(browser, site, "interactive/trap", {
+        "fail": page(f"<main>{LINKS}{TRAP}{LINKS}</main>"),
+        # Focus cycles inside the dialog, but its Close button lets a keyboard user out.
+        "pass-dialog": page(f"<main>{LINKS}{DIALOG}</main>"),
+        # Listens for focus, but only to style: nothing holds focus.
+        "pass": page(f"<main>{LINKS}<button onfocus=\"this.style.outline='3px solid'\">Pick</button>{LINKS}</main>"),
+        "inapplicable": page("<main><p>Nothing here takes focus.</p></main>"),
+    })
+    [finding] = outcome(results["fail"], RULE).findings
+    assert (finding.source, finding.success_criteria, finding.level) == ("a11y", ["2.1.2"], "A")
+    assert finding.selector == "#held" and finding.impact == "critical"
+    assert finding.act_rules == ["a1b64e", "ebe86a", "80af7b"]
+    assert "Keyboard trap: after Tab" in (finding.failure_summary or "") and "Pick a date" in finding.failure_summary
+    assert results["fail"].pages[0].interaction.ran == [RULE]
+    for name in ("pass", "pass-dialog"):
+        passed = outcome(results[name], RULE)
+        assert passed.clean and passed.tested, name
+    inapplicable = outcome(results["inapplicable"], RULE)
+    assert inapplicable.clean and not inapplicable.tested
+
+
+async def test_interaction_off_reads_the_dom_only(browser, site):
+    results = await audit_pages(
+        browser, site, "interactive/off", {"fail": page(f"<main>{LINKS}{TRAP}</main>")}, checks={"interaction": False}
+    )
+    result = results["fail"]
+    assert outcome(result, RULE).clean and result.pages[0].interaction is None
