@@ -2,6 +2,7 @@
 # Install whatever this checkout needs that is still missing, on Debian 12:
 #   - Chromium (unless $CHROME_PATH or /usr/lib/chromium/chromium is executable)
 #   - ffmpeg (the video tools need it)
+#   - tesseract-ocr (the image-of-text check reads the text in images with it)
 #   - .venv with the package installed editable plus its test extras
 #   - the pinned axe-core bundle in vendor/axe/ and the official SARIF 2.1.0
 #     JSON schema in vendor/sarif/
@@ -88,6 +89,7 @@ if { [ -z "${CHROME_PATH:-}" ] || [ ! -x "$CHROME_PATH" ]; } \
     missing+=(chromium)
 fi
 command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
+command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr)
 if [ "$FOR_TESTS" -eq 1 ]; then
     command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || missing+=(redis-server)
     compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)

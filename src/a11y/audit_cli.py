@@ -41,7 +41,7 @@ OPTION_OF_FIELD = {
     "crawl.depth": "--depth",
     "crawl.maxPages": "--max-pages",
     "bestPractices": "--best-practices",
-    "checks.interaction": "--no-interaction",
+    "checks.interaction": "--interaction",
     "viewport": "--viewport",
     "viewports": "--viewport",
     "auth": "--auth-file",
@@ -59,8 +59,8 @@ def build_request(args: argparse.Namespace) -> AuditRequest:
         "crawl": {"enabled": bool(args.crawl), "depth": args.depth, "maxPages": args.max_pages},
         "bestPractices": bool(args.best_practices),
     }
-    if getattr(args, "no_interaction", False):
-        body["checks"] = {"interaction": False}
+    if getattr(args, "interaction", False):
+        body["checks"] = {"interaction": True}
     body.update(screen_options(getattr(args, "viewport", None) or []))
     if getattr(args, "auth_file", None):
         body["auth"] = read_auth_file(args.auth_file)

@@ -74,8 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--depth", type=int, default=2)
     audit.add_argument("--max-pages", type=int, default=50)
     audit.add_argument("--best-practices", action="store_true", help="also run axe best-practice rules")
-    audit.add_argument("--no-interaction", action="store_true",
-                       help="read the DOM only: skip the interactive checks (keyboard, zoom, reflow, language, ...)")
+    audit.add_argument("--interaction", action="store_true",
+                       help="also use the page: the interactive checks (keyboard, hover, zoom, reflow, language, ...)")
     audit.add_argument("--viewport", action="append", metavar="desktop|mobile|WxH[@dsf]",
                        help="the screen (default: the browser's 1280x800); give it again to audit "
                        "each page at several")

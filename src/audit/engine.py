@@ -219,7 +219,7 @@ async def _audit_in_tab(
     interaction = None
     if request.checks.interaction and (checks := selected_interactive(request.version, request.level)):
         with clock.phase("interact"):  # after axe, so the static results see the page as loaded
-            report = await interact(page, url, checks, limits.interaction_budget)
+            report = await interact(page, url, checks, limits.interaction_budget, axe_options=options)
         results, interaction = merged(results, report.results), report.info
     evidence = await collect_page_evidence(page, request, results, url)
     audit = _page_audit(url, doc, results, request, run.untested_frames, links, evidence)

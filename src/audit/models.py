@@ -193,10 +193,10 @@ class CheckOptions(_RequestModel):
     """Which kinds of checks run beyond the static pass (axe-core and our own)."""
 
     interaction: StrictBool = Field(
-        True,
+        False,
         description="Use the page after the static pass: keyboard, hover, zoom and reflow, "
-        "language and what else docs/checks.md lists under Interactive checks. Costs a bounded "
-        "share of each page's time (README, Interactive checks); off, the audit reads the DOM only.",
+        "language and the rest of docs/interactive-checks.md. Costs a bounded share of each "
+        "page's time (README, Interactive checks); off, the audit reads the DOM only.",
     )
 
 
@@ -386,7 +386,6 @@ class InteractionInfo(_ResultModel):
 
     ran: list[str] = Field(default_factory=list, description="Interactive checks that ran to their end.")
     skipped: list[InteractionSkip] = Field(default_factory=list)
-    duration_ms: int = Field(0, ge=0)
     blocked_submissions: int = Field(
         0, ge=0, description="Form submissions the checks' actions set off, stopped before they left the page."
     )

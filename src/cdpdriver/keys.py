@@ -135,30 +135,43 @@ def modifier_mask(modifiers: list[KeyDef]) -> int:
     return mask
 
 
-async def key_event(session: Session, kind: str, key: KeyDef, modifiers: int = 0) -> None:
+def key_event_params(kind: str, key: KeyDef, modifiers: int = 0) -> dict[str, Any]:
+    """``Input.dispatchKeyEvent``'s parameters for one key event: text goes with a printable
+    key's keyDown only, and not while Control, Alt or Meta is held (a shortcut)."""
     params: dict[str, Any] = {
         "type": kind, "key": key.key, "code": key.code, "windowsVirtualKeyCode": key.key_code,
         "nativeVirtualKeyCode": key.key_code, "modifiers": modifiers, "location": key.location,
     }
-    # Text goes with keyDown only, and not while Control/Alt/Meta are held (a shortcut).
     if kind == "keyDown" and key.text and not (modifiers & 0b0111):
         params["text"] = params["unmodifiedText"] = key.text
     elif kind == "keyDown":
         params["type"] = "rawKeyDown"
-    await session.send("Input.dispatchKeyEvent", params)
+    return params
 
 
-async def press(session: Session, combo: str) -> None:
-    """Press and release a key or a combo such as ``Control+A``."""
+async def key_event(session: Session, kind: str, key: KeyDef, modifiers: int = 0) -> None:
+    await session.send("Input.dispatchKeyEvent", key_event_params(kind, key, modifiers))
+
+
+def press_events(combo: str) -> list[dict[str, Any]]:
+    """The ``Input.dispatchKeyEvent`` parameters of pressing and releasing a key or a combo
+    such as ``Control+A``: modifiers down, the key down and up, modifiers up."""
     modifiers, key = parse_combo(combo)
+    events: list[dict[str, Any]] = []
     held = 0
     for mod in modifiers:
         held |= modifier_mask([mod])
-        await key_event(session, "keyDown", mod, held)
+        events.append(key_event_params("keyDown", mod, held))
     if held & MODIFIER_BITS["Shift"]:
         key = shifted(key)  # Shift+a types "A", as on a real keyboard
-    await key_event(session, "keyDown", key, held)
-    await key_event(session, "keyUp", key, held)
+    events += [key_event_params("keyDown", key, held), key_event_params("keyUp", key, held)]
     for mod in reversed(modifiers):
         held &= ~modifier_mask([mod])
-        await key_event(session, "keyUp", mod, held)
+        events.append(key_event_params("keyUp", mod, held))
+    return events
+
+
+async def press(session: Session, combo: str) -> None:
+    """Press and release a key or a combo such as ``Control+A``, one event at a time."""
+    for params in press_events(combo):
+        await session.send("Input.dispatchKeyEvent", params)

@@ -156,7 +156,7 @@ async def test_the_report_with_its_evidence_passes_its_own_audit(browser, page, 
             f'<img src="{PIXEL}" width=30 height=30><button></button>'
             f'<p style="color:#999">faint {n}</p><a href="/shots-report/{1 - n}">other</a></main></body></html>'))
     url = site.url("/shots-report/0")
-    shots = RunScreenshots()
+    shots = RunScreenshots(ScreenshotPolicy(timeout=120))  # every shot, however loaded the machine
     request = make_request(url, crawl={"enabled": True, "depth": 1, "maxPages": 2})
     result = await run_audit(browser, request, EngineLimits(**FAST, screenshots=shots))
     assert len(result.pages) == 2 and len(shots.pages) == 2

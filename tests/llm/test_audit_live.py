@@ -48,8 +48,9 @@ async def test_findings_are_annotated_and_llm_findings_reported_apart(browser, s
     summary = result.llm
     assert summary.provider == "anthropic" and summary.model == "claude-sonnet-4-6"
     assert summary.error is None
-    # contrast finding + the IMG_0412 image + "click here" + the shadow-DOM "read more"
-    assert summary.reviewed == 4
+    # contrast finding + the captioned image + "click here" + the shadow-DOM "read more" as the
+    # LLM's own suspicions, and the two links once more as a11y-link-text-in-context's items
+    assert summary.reviewed == 6
     assert summary.tokens_used > 500
 
     # one call, with both screenshots (contrast text and the image), the schema and the key header
@@ -59,7 +60,7 @@ async def test_findings_are_annotated_and_llm_findings_reported_apart(browser, s
     assert '"enum":["confirmed","false_positive","needs_manual_review"]' in sent.body["system"]
     assert sent.headers.get("x-api-key") or sent.headers.get("X-Api-Key")
     prompt = "\n".join(b["text"] for b in blocks if b["type"] == "text")
-    assert '"IMG_0412.jpg"' in prompt and '"click here"' in prompt and "annual report" in prompt
+    assert '"Volunteers in the park"' in prompt and '"click here"' in prompt and "annual report" in prompt
 
 
 async def test_include_findings_counts_llm_findings(browser, page, site, review_url, llm_env, fake_llm):
@@ -140,7 +141,7 @@ async def test_provider_failure_never_fails_the_audit(
 async def test_429_then_success_through_the_engine(browser, review_url, llm_env, fake_llm):
     fake_llm.script.append(Status(429, "Too many requests", {"Retry-After": "0"}))
     result = await run_audit(browser, _request(review_url, "openai"), FAST)
-    assert result.llm.error is None and result.llm.reviewed == 4
+    assert result.llm.error is None and result.llm.reviewed == 6  # as in the first test
     assert len(fake_llm.requests) == 2
 
 

@@ -55,8 +55,8 @@ async def test_collects_evidence_and_candidates(page, site):
 
     [image] = by_rule[ALT_RULE]
     assert image.kind == "candidate" and image.selector == "#photo"
-    assert image.checked_text == "IMG_0412.jpg" and "file name" in image.problem
-    assert image.name == "IMG_0412.jpg" and image.role == "image"
+    assert image.checked_text == "Volunteers in the park" and "repeats the adjacent text" in image.problem
+    assert image.name == "Volunteers in the park" and image.role == "image"
     w, h = _png_size(image.screenshot.data)
     assert 170 <= w <= 180 and 100 <= h <= 110  # 160x90 plus 8 px padding each side
 

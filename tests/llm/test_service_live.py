@@ -17,7 +17,7 @@ async def test_audit_with_llm_over_http(chromium, site, llm_env, fake_llm, caplo
         response = await client.post("/audit", json=body)
     assert response.status_code == 200, response.text
     result = response.json()
-    assert result["llm"] == {"provider": "gemini", "model": "gemini-2.5-flash", "reviewed": 4,
+    assert result["llm"] == {"provider": "gemini", "model": "gemini-2.5-flash", "reviewed": 6,
                              "tokensUsed": result["llm"]["tokensUsed"], "error": None}
     assert result["llm"]["tokensUsed"] > 500
     contrast = next(f for f in result["findings"] if f["ruleId"] == "color-contrast")

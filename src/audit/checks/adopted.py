@@ -12,9 +12,15 @@ a finding or needs review is decided per rule (``review_on_fail``):
 * ``css-orientation-lock`` fails when a style sheet rotates the page by 90 degrees under an
   orientation media query, which locks the content to one orientation; that is a fact of the
   page, not a judgement: a finding.
+* ``td-has-header`` (WCAG 1.3.1, A; no ACT rule) is tagged ``experimental``: every non-empty
+  data cell of a table of at least 3 by 3 cells that axe's heuristics call a data table must
+  have a header. Those heuristics also call some layout tables data tables (a border, 5
+  columns, 20 rows, rows of alternating colours), so its failures need review; a table with no
+  header at all is a finding of ``a11y-table-no-headers``.
 
 The axe rules with ``actIds`` that are deprecated because their criterion is obsolete
-(``duplicate-id*``: WCAG 4.1.1, tagged ``wcag2a-obsolete``) stay out.
+(``duplicate-id``, ``duplicate-id-active``: WCAG 4.1.1, tagged ``wcag2a-obsolete``) stay out;
+``duplicate-id-aria`` (4.1.2, needs review only) is superseded by ``a11y-duplicate-id-ref``.
 
 Mapping. ``list`` checks that a ``ul``/``ol`` without a role owns only list items: the implicit
 ``list`` role's required owned elements, which is ACT bc4a75 (ARIA required owned elements) for
@@ -41,6 +47,7 @@ class Adopted:
 ADOPTED: tuple[Adopted, ...] = (
     Adopted("audio-caption", select=True, review_on_fail=True),
     Adopted("css-orientation-lock", select=True, review_on_fail=False),
+    Adopted("td-has-header", select=True, review_on_fail=True),
     Adopted("list", act_rules=("bc4a75",)),
     Adopted("summary-name", act_rules=("2t702h",)),
     Adopted("aria-prohibited-attr", act_rules=("kb1m8s",)),

@@ -26,6 +26,8 @@ OWN_TAG = "a11y"
 #: Marks the judgment checks; axe leaves rules with this tag out unless a run enables them by
 #: id (``tagExclude``, set in ``js/configure_checks.js``; see :func:`audit.rules.axe_run_options`).
 JUDGMENT_TAG = "a11y-judgment"
+#: axe-core's tag of rules outside WCAG, which a run selects only when asked for best practices.
+BEST_PRACTICE_TAG = "best-practice"
 
 #: What a judgment question is shown with (see :attr:`Check.judgment_context`).
 JudgmentContext = Literal["title", "heading", "link", "label", "image", "video"]
@@ -58,18 +60,25 @@ def rule_tags(level: str, since: str, criteria: tuple[str, ...], *extra: str) ->
     return [OWN_TAG, *extra, level_tag, *("wcag" + sc.replace(".", "") for sc in criteria), "ACT"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Check:
     """One rule of ours. ``script`` names the check's ``evaluate`` function in ``checks/js``
     (``function (node, options, virtualNode)``, axe's check signature: true passes, false
-    fails, undefined needs review); ``after`` and ``matches`` likewise, when given."""
+    fails, undefined needs review); ``after`` and ``matches`` likewise, when given.
+
+    A :attr:`best_practice` check belongs to no success criterion: it has no level, version or
+    criteria, and is tagged ``best-practice`` instead, so it runs only when a request asks for
+    best practices and its results are best-practice items, never WCAG findings
+    (:func:`audit.rules.is_wcag_rule`)."""
 
     rule_id: str
     act_rules: tuple[str, ...]
     criteria: tuple[str, ...]
-    level: Literal["A", "AA", "AAA"]
-    #: The WCAG version that introduced the criteria (chooses the level tag).
-    since: Literal["2.0", "2.1", "2.2"]
+    #: None only for a best-practice check.
+    level: Literal["A", "AA", "AAA"] | None = None
+    #: The WCAG version that introduced the criteria (chooses the level tag); None only for a
+    #: best-practice check.
+    since: Literal["2.0", "2.1", "2.2"] | None = None
     impact: Literal["critical", "serious", "moderate", "minor"]
     description: str
     help: str
@@ -89,10 +98,18 @@ class Check:
     #: is shown with each question (``audit/llm/js/judgment_context.js``; the image kind also
     #: gets the picture). See :attr:`judgment`.
     judgment_context: JudgmentContext | None = None
+    #: Advice beyond WCAG (obsolete markup, spacing with empty paragraphs, ...): see the class.
+    best_practice: bool = False
 
     def __post_init__(self) -> None:
         if not self.rule_id.startswith(PREFIX):
             raise ValueError(f"check ids start with {PREFIX!r}: {self.rule_id!r}")
+        if self.best_practice:
+            if self.level or self.since or self.criteria or self.judgment_context:
+                raise ValueError(f"a best-practice check has no WCAG level, criteria or judgment: {self.rule_id!r}")
+            return
+        if self.level is None or self.since is None:
+            raise ValueError(f"a WCAG check needs a level and a version: {self.rule_id!r}")
         if self.level != "AAA" and (self.since, self.level) not in _LEVEL_TAGS:
             raise ValueError(f"axe-core has no level tag for WCAG {self.since} {self.level}")
 
@@ -106,6 +123,8 @@ class Check:
 
     @property
     def tags(self) -> list[str]:
+        if self.best_practice:
+            return [OWN_TAG, BEST_PRACTICE_TAG]
         return rule_tags(self.level, self.since, self.criteria, *([JUDGMENT_TAG] if self.judgment else []))
 
     def axe_rule(self) -> dict[str, Any]:

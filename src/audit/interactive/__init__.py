@@ -14,12 +14,63 @@ To add one: a module with ``CHECK = InteractiveCheck(...)`` whose ``run`` drives
 from __future__ import annotations
 
 from ..rules import tags_for
-from . import keyboard_trap
+from . import (
+    change_on_focus,
+    change_on_input,
+    click_without_keyboard,
+    device_motion,
+    dialog_focus,
+    focus_obscured,
+    focus_obscured_enhanced,
+    focus_order,
+    hover_content,
+    identical_links,
+    image_of_text,
+    keyboard_trap,
+    moving_content,
+    page_language,
+    page_title_meaningful,
+    part_language,
+    reflow,
+    revealed_state,
+    single_key_shortcut,
+    text_spacing,
+    zoom_clipped_text,
+)
 from .phase import DEFAULT_BUDGET, InteractionReport, interact, merged
 from .spec import InteractiveCheck, Outcome, Target
 
 INTERACTIVE: tuple[InteractiveCheck, ...] = (
+    click_without_keyboard.CHECK,
+    # The next four share one Tab walk (focus_walk), which stops navigations; first, so that
+    # a page that navigates on focus is judged before another check's Tab leaves it, and
+    # change_on_focus first of them, so that a navigation the walk cannot stop is reported
+    # before the phase reloads the page.
+    change_on_focus.CHECK,
+    focus_order.CHECK,
+    focus_obscured.CHECK,
+    focus_obscured_enhanced.CHECK,
     keyboard_trap.CHECK,
+    page_language.CHECK,
+    part_language.CHECK,
+    page_title_meaningful.CHECK,
+    identical_links.CHECK,
+    revealed_state.CHECK,
+    dialog_focus.CHECK,  # after revealed_state: it opens the dialogs that one saw revealed
+    hover_content.CHECK,
+    # Reads every image's pixels and runs OCR (tesseract): the dearest of the reading checks.
+    image_of_text.CHECK,
+    # Last: they change the page's state (a shortcut's effect, a field's value and events;
+    # a pause button, what device motion and the controls tried instead did).
+    single_key_shortcut.CHECK,
+    change_on_input.CHECK,
+    device_motion.CHECK,
+    # Late: the page's own text edits since the phase began count as watching time.
+    moving_content.CHECK,
+    # Relayouts (cost="relayout": the phase runs them after all of the above).
+    reflow.CHECK,
+    zoom_clipped_text.CHECK,
+    text_spacing.CHECK,
 )
 
 __all__ = [

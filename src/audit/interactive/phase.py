@@ -19,10 +19,10 @@ new.
 
 from __future__ import annotations
 
+import json
 import logging
-import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,9 +38,11 @@ from .spec import InteractiveCheck, Outcome
 
 log = logging.getLogger(__name__)
 
-#: A page's whole interaction phase, by default: enough for every check on a typical page,
-#: small beside the page's audit (README, Interactive checks, has the measured cost).
-DEFAULT_BUDGET = 3.0
+#: A page's whole interaction phase at most, by default: a cap for pages that fight back
+#: (endless dialogs, a busy main thread), well above what the checks cost a typical page even
+#: on a loaded machine, so that a result does not depend on the machine's load (README,
+#: Interactive checks, has the measured cost).
+DEFAULT_BUDGET = 10.0
 #: Loading the audited URL again after a check navigated away.
 RELOAD_TIMEOUT = 15.0
 
@@ -59,13 +61,21 @@ class InteractionReport:
 
 def results_of(outcomes: Iterable[tuple[InteractiveCheck, Outcome]]) -> dict[str, list[dict[str, Any]]]:
     """Rule results of axe's shape from outcomes: a rule appears once per list, with a node per
-    failed or undecided target; a rule with only passed outcomes is listed in ``passes``."""
-    nodes: dict[tuple[str, InteractiveCheck], list[dict[str, Any]]] = defaultdict(list)
+    failed or undecided target; a rule with only passed outcomes is listed in ``passes``. An
+    outcome of another rule (:class:`~.spec.Outcome` ``rule``) is listed under that rule, its
+    ``node`` kept as it is."""
+    rules: dict[str, dict[str, Any]] = {}
+    nodes: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for check, outcome in outcomes:
         key = _KEYS[outcome.verdict]
-        target = nodes[(key, check)]
+        rule = {**outcome.rule, "nodes": []} if outcome.rule is not None else check.axe_rule(())
+        rules.setdefault(str(rule["id"]), rule)
+        target = nodes[(key, str(rule["id"]))]
         if key == "passes":
             continue  # the score and rulesTested need the rule, not its elements
+        if outcome.node is not None:
+            target.append(dict(outcome.node))
+            continue
         target.append({
             "target": list(outcome.target.hops),
             "html": outcome.target.html,
@@ -76,24 +86,52 @@ def results_of(outcomes: Iterable[tuple[InteractiveCheck, Outcome]]) -> dict[str
             "none": [],
         })
     results: dict[str, list[dict[str, Any]]] = {"violations": [], "incomplete": [], "passes": []}
-    for (key, check), found in nodes.items():
-        results[key].append(check.axe_rule(found))
+    for (key, rule_id), found in nodes.items():
+        results[key].append({**rules[rule_id], "nodes": found})
     return results
 
 
 def merged(static: dict[str, Any], interactive: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
-    """axe's results with the interaction phase's rules added (a new dict; axe's lists kept)."""
-    return {**static, **{key: [*(static.get(key) or []), *rules] for key, rules in interactive.items()}}
+    """axe's results with the interaction phase's rules added (a new dict; axe's lists kept).
+
+    A node the static results already list, under the same key for the same rule and target,
+    is left out (a check that runs axe again on content it revealed may meet an element axe
+    judged before, e.g. a hidden one that a rule checks regardless), and so is a violation or
+    incomplete rule left with no node."""
+    seen = {
+        (key, rule.get("id"), _target_key(node))
+        for key in interactive
+        for rule in static.get(key) or []
+        for node in rule.get("nodes") or []
+    }
+    added: dict[str, list[dict[str, Any]]] = {}
+    for key, rules in interactive.items():
+        added[key] = []
+        for rule in rules:
+            nodes = [n for n in rule.get("nodes") or [] if (key, rule.get("id"), _target_key(n)) not in seen]
+            if nodes or key == "passes":
+                added[key].append({**rule, "nodes": nodes} if key != "passes" else rule)
+    return {**static, **{key: [*(static.get(key) or []), *rules] for key, rules in added.items()}}
+
+
+def _target_key(node: Any) -> str:
+    return json.dumps(node.get("target") if isinstance(node, dict) else None)
 
 
 async def interact(
-    page: Page, url: str, checks: Sequence[InteractiveCheck], budget: float = DEFAULT_BUDGET
+    page: Page,
+    url: str,
+    checks: Sequence[InteractiveCheck],
+    budget: float = DEFAULT_BUDGET,
+    *,
+    axe_options: Mapping[str, Any] | None = None,
 ) -> InteractionReport:
     """Run ``checks`` on the loaded ``page`` within ``budget`` seconds (see the module
-    docstring). Never raises for what the page does; cancellation from outside gets through."""
-    started = time.monotonic()
+    docstring); ``axe_options`` are the request's axe-core options (the static pass's), for
+    checks that run axe again on what they revealed (:meth:`Probe.axe`). Never raises for
+    what the page does; cancellation from outside gets through."""
     report = InteractionReport()
-    probe = Probe(page, url, trio.current_time() + budget)
+    probe = Probe(page, url, trio.current_time() + budget, axe_options=axe_options)
     outcomes: list[tuple[InteractiveCheck, Outcome]] = []
     try:
         with trio.fail_after(CALL_TIMEOUT):
@@ -118,7 +156,6 @@ async def interact(
     await _tidy(probe, opened_before)
     report.info.blocked_submissions = await _blocked_submissions(probe)
     report.results = results_of(outcomes)
-    report.info.duration_ms = int((time.monotonic() - started) * 1000)
     return report
 
 

@@ -11,17 +11,29 @@ check, not the audit.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import base64
+import binascii
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import trio
 
-from cdpdriver import Page, evaluate, evaluate_remote, isolated_world
-from cdpdriver.keys import press
-from cdpdriver.protocol import dom_debugger, emulation, runtime
+from cdpdriver import (
+    CDPError,
+    JavaScriptError,
+    Page,
+    call_function,
+    evaluate,
+    evaluate_remote,
+    isolated_world,
+)
+from cdpdriver.evaluation import unwrap_evaluation
+from cdpdriver.keys import press, press_events
+from cdpdriver.protocol import dom, dom_debugger, emulation, runtime
 from cdpdriver.scripts import call_expression, load_script
 
+from ..axe import axe_world, inject
 from ..viewports import current_viewport
 
 WORLD_NAME = "a11y-interact"
@@ -30,15 +42,43 @@ CALL_TIMEOUT = 5.0
 #: How long a wait for the page's next frames may take: a page that draws nothing (hidden,
 #: or its main thread busy) still moves on.
 FRAME_WAIT = 0.25
+#: The largest resource :meth:`Probe.resource` hands over, in bytes.
+RESOURCE_LIMIT = 8_000_000
+#: How long :meth:`Probe.screen` waits for the page to get a new size, in ms.
+SCREEN_WAIT_MS = 1000
+#: Objects :meth:`Probe.listening` hands to its function, at most (the window and the document
+#: count): enough for a page's controls, bounded for pages that put a listener on everything.
+LISTENING_LIMIT = 300
+#: How much of a listener's source :meth:`Probe.listening` passes on (enough to recognise a
+#: handler that only stops propagation).
+HANDLER_SOURCE_CHARS = 300
+
+
+_LISTENING_GROUP = "a11y-listening"
+# What :meth:`Probe.listening` calls: the objects arrive as arguments of their own (a JSON
+# argument cannot hold a node); FUNCTION is the caller's function expression.
+_LISTENING_CALL = """function (meta, args, ...nodes) {
+  const found = [];
+  nodes.forEach((node, i) => {
+    if (node === null) found.push({node: window, ...meta[i]});
+    else if (node instanceof Node && (node === document || node.ownerDocument === document)) found.push({node, ...meta[i]});
+  });
+  return (FUNCTION
+  )(found, ...args);
+}"""
 
 
 class Probe:
     """One page's interaction surface for the checks of one phase (see the module docstring)."""
 
-    def __init__(self, page: Page, url: str, deadline: float) -> None:
+    def __init__(
+        self, page: Page, url: str, deadline: float, *, axe_options: Mapping[str, Any] | None = None
+    ) -> None:
         self.page = page
         self.url = url
         self.deadline = deadline
+        #: The request's axe-core options (rules by version and level), for :meth:`axe`.
+        self.axe_options = dict(axe_options) if axe_options is not None else None
         self._world: int | None = None
         self._loader = page.document_loader_id
         self._mouse = (0.0, 0.0)
@@ -79,19 +119,162 @@ class Probe:
         globals), never for judging."""
         return await evaluate(self.page.session, expression, await_promise=True, timeout=self._timeout())
 
+    async def resource(self, url: str, limit: int = RESOURCE_LIMIT) -> bytes | None:
+        """The bytes of a resource the top document already loaded (an image, a script), from
+        the browser's memory: nothing is fetched again and cross-origin resources read too.
+        None when the document has no such resource, it is empty or bigger than ``limit``."""
+        try:
+            reply = await self.page.session.send(
+                "Page.getResourceContent", {"frameId": self.page.main_frame_id, "url": url}, timeout=self._timeout()
+            )
+        except CDPError:
+            return None
+        content = str(reply.get("content") or "")
+        if not content or len(content) > limit * 4 // 3 + 4:
+            return None
+        try:
+            return base64.b64decode(content) if reply.get("base64Encoded") else content.encode("utf-8")
+        except (binascii.Error, ValueError):
+            return None
+
+    # DOMDebugger.getEventListeners is asked about the page's own window and document (its
+    # main world): asked about this world's, it sees none of the window's listeners, and it
+    # leaves this world holding the page's wrappers of nodes the page's scripts touched (their
+    # prototypes and instanceof then answer for the page's world, not this one).
+
     async def listener_types(self) -> set[str]:
         """The event types the page listens for anywhere: the window, the document and every
         element below it, through shadow roots and frames (inline handlers included)."""
-        world = await self.world()
         found: set[str] = set()
         for expression, depth in (("window", 1), ("document", -1)):
-            handle = await evaluate_remote(self.page.session, expression, world, by_value=False, timeout=self._timeout())
+            handle = await evaluate_remote(self.page.session, expression, None, by_value=False, timeout=self._timeout())
             object_id = runtime.RemoteObjectId(str(handle.object_id))
             listeners = await self.page.session.execute(
                 dom_debugger.get_event_listeners(object_id, depth=depth, pierce=True), timeout=self._timeout()
             )
             found.update(listener.type for listener in listeners)
         return found
+
+    async def listening(self, types: Iterable[str], function: str, *args: Any, limit: int = LISTENING_LIMIT) -> Any:
+        """Call ``function`` (a page-side function expression, ``load_script(...)``) in the
+        interaction world as ``function(found, ...args)``, where ``found`` lists what has a
+        listener of its own for one of ``types`` (``addEventListener`` or an inline handler):
+        ``{node, types, handlers}``, ``node`` the window, the document or an element of it (in
+        open or closed shadow trees too; frames' elements are left out), ``types`` the wanted
+        types it listens for, ``handlers`` ``{type, source}`` with each handler's source cut
+        to :data:`HANDLER_SOURCE_CHARS`. The window comes first, then the document's nodes in
+        document order, ``limit`` at most. Returns what the function returns (a promise is
+        awaited). A listener on an ancestor that delegates is the ancestor's, not its
+        descendants'. Our own world's listeners are listed too: a check removes its own."""
+        world = await self.world()
+        session = self.page.session
+        try:
+            owners = await self._own_listeners(set(types))
+            keys = list(owners)[:limit]
+            async with session.batch(timeout=self._timeout()) as batch:
+                replies = [
+                    None if key is None else batch.execute(dom.resolve_node(
+                        backend_node_id=dom.BackendNodeId(key), object_group=_LISTENING_GROUP,
+                        execution_context_id=runtime.ExecutionContextId(world),
+                    ))
+                    for key in keys
+                ]
+            meta: list[dict[str, Any]] = []
+            arguments: list[dict[str, Any]] = []
+            for key, reply in zip(keys, replies, strict=True):
+                if reply is None:
+                    arguments.append({"value": None})  # the window: the function's own
+                else:
+                    object_id = None if reply.error else reply.result().object_id
+                    if object_id is None:
+                        continue  # gone since, or in another frame's document
+                    arguments.append({"objectId": str(object_id)})
+                meta.append({"types": sorted({h["type"] for h in owners[key]}), "handlers": owners[key]})
+            reply = await session.send("Runtime.callFunctionOn", {
+                "functionDeclaration": _LISTENING_CALL.replace("FUNCTION", function),
+                "executionContextId": world, "returnByValue": True, "awaitPromise": True,
+                "arguments": [{"value": meta}, {"value": list(args)}, *arguments],
+            }, timeout=self._timeout())
+            return unwrap_evaluation(runtime.CallFunctionOnResult.from_json(reply))
+        finally:
+            with trio.CancelScope(shield=True), trio.move_on_after(CALL_TIMEOUT):
+                await session.send("Runtime.releaseObjectGroup", {"objectGroup": _LISTENING_GROUP})
+
+    async def _own_listeners(self, types: set[str]) -> dict[int | None, list[dict[str, str]]]:
+        """The handlers of ``types`` by the backend node id of their owner (None for the
+        window), the window first, then in document order."""
+        owners: dict[int | None, list[dict[str, str]]] = {}
+        for expression, depth in (("window", 1), ("document", -1)):
+            handle = await evaluate_remote(
+                self.page.session, expression, None, by_value=False, object_group=_LISTENING_GROUP,
+                timeout=self._timeout(),
+            )
+            object_id = runtime.RemoteObjectId(str(handle.object_id))
+            listeners = await self.page.session.execute(
+                dom_debugger.get_event_listeners(object_id, depth=depth, pierce=True), timeout=self._timeout()
+            )
+            for listener in listeners:
+                key = None if expression == "window" else listener.backend_node_id
+                if listener.type not in types or (key is None and expression != "window"):
+                    continue
+                source = str(getattr(listener.handler, "description", "") or "")[:HANDLER_SOURCE_CHARS]
+                owners.setdefault(key, []).append({"type": listener.type, "source": source})
+        return owners
+
+    @contextmanager
+    def window_opens(self) -> Iterator[Callable[[], list[str]]]:
+        """For the block, what the page asks to open in a new window or tab (``window.open``,
+        a link or a form with a target; ``Page.windowOpen``, popup blocker or not): a function
+        returning the URLs asked for since its last call. The phase closes what opened."""
+        with self.page.session.listen("Page.windowOpen") as events:
+            def taken() -> list[str]:
+                urls: list[str] = []
+                while True:
+                    try:
+                        event = events.receive_nowait()
+                    except (trio.WouldBlock, trio.EndOfChannel):
+                        return urls
+                    urls.append(str(getattr(event, "url", "") or ""))
+
+            yield taken
+
+    async def opened_windows(self) -> set[str]:
+        """The target ids of the windows (page targets) this page opened and that are open."""
+        with trio.fail_after(self._timeout()):
+            targets = await self.page.browser.targets()
+        mine = self.page.session.target_id
+        return {str(t.target_id) for t in targets if t.type == "page" and str(t.opener_id or "") == mine}
+
+    async def close_windows(self, keep: Iterable[str] = ()) -> int:
+        """Close the windows this page opened (:meth:`opened_windows`) but those of ``keep``
+        (open before a check acted): a new window takes the page's focus and may hold up its
+        scripts until it is gone. Returns how many were closed."""
+        opened = await self.opened_windows() - set(keep)
+        for target_id in opened:
+            try:
+                await self.page.browser.session.send("Target.closeTarget", {"targetId": target_id}, timeout=self._timeout())
+            except CDPError:
+                pass
+        return len(opened)
+
+    async def axe(self, include: Sequence[Any]) -> dict[str, Any] | None:
+        """axe-core's ``violations`` and ``incomplete`` for the elements ``include`` names (and
+        what is inside them), with the request's rules (:attr:`axe_options`): for content an
+        action revealed, which the static pass saw hidden. ``include`` holds targets as
+        ``js/probe_library.js``'s ``target`` gives them (a selector, or a list through shadow
+        roots). axe runs in its own world of the top frame, where the static pass left it
+        (loaded again if the document is new); frames are not entered. None without options.
+        """
+        if self.axe_options is None or not include:
+            return None
+        session = self.page.session
+        world = await axe_world(session, self.page.main_frame_id)
+        if await evaluate(session, "typeof axe", world, timeout=self._timeout()) == "undefined":
+            await inject(session, world, timeout=self._timeout())
+        return await call_function(
+            session, load_script(__package__, "axe_include"), list(include), self.axe_options,
+            context_id=world, await_promise=True, timeout=self._timeout(),
+        )
 
     # ------------------------------------------------------------------ input
 
@@ -100,11 +283,36 @@ class Probe:
         with trio.fail_after(self._timeout()):
             await press(self.page.session, combo)
 
+    async def press_each(self, combos: Iterable[str]) -> None:
+        """Real key presses, one combo after another, as :meth:`press` makes them but written
+        in one batch: one round trip for the lot instead of two a key (the browser keeps their
+        order, so the page sees the same events). For many presses between two reads."""
+        events = [params for combo in combos for params in press_events(combo)]
+        async with self.page.session.batch(timeout=self._timeout()) as batch:
+            replies = [batch.send("Input.dispatchKeyEvent", params) for params in events]
+        for reply in replies:
+            reply.result()
+
     async def move_mouse(self, x: float, y: float) -> None:
         with trio.fail_after(self._timeout()):
             await self.page.session.send(
                 "Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y, "button": "none"}
             )
+        self._mouse = (x, y)
+
+    async def click(self, x: float, y: float) -> None:
+        """A real left click at (``x``, ``y``), CSS pixels of the viewport: the pointer moves
+        there, presses and releases (the page sees pointer and mouse events, focus, click)."""
+        with trio.fail_after(self._timeout()):
+            await self.page.session.send(
+                "Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y, "button": "none"}
+            )
+            for kind in ("mousePressed", "mouseReleased"):
+                await self.page.session.send(
+                    "Input.dispatchMouseEvent",
+                    {"type": kind, "x": x, "y": y, "button": "left", "buttons": 1 if kind == "mousePressed" else 0,
+                     "clickCount": 1},
+                )
         self._mouse = (x, y)
 
     async def frames(self) -> None:
@@ -118,10 +326,15 @@ class Probe:
     async def screen(self, width: int, height: int) -> AsyncIterator[None]:
         """The page laid out in a ``width`` x ``height`` CSS-pixel window (desktop rules, one
         device pixel per CSS pixel) for the block; the audit's own screen is put back on
-        every path."""
+        every path, and the page is only read once it has the new size (and its own again
+        after)."""
         session = self.page.session
+        size = load_script(__package__, "screen_size")
+        before = await self.call(size, 0, 0, 0)
         await session.execute(emulation.set_device_metrics_override(width, height, 1, False), timeout=self._timeout())
         try:
+            # The new size reaches the page's renderer a little later: read nothing before.
+            await self.call(size, width, height, SCREEN_WAIT_MS)
             yield
         finally:
             with trio.CancelScope(shield=True), trio.move_on_after(CALL_TIMEOUT):
@@ -132,3 +345,9 @@ class Probe:
                     await session.execute(emulation.set_device_metrics_override(
                         viewport.width, viewport.height, viewport.device_scale_factor, viewport.mobile
                     ))
+                try:  # and the page's own size back before anything reads it
+                    world = await self.world()
+                    await evaluate(session, call_expression(size, *before, SCREEN_WAIT_MS), world,
+                                   await_promise=True, timeout=CALL_TIMEOUT)
+                except (CDPError, JavaScriptError, trio.TooSlowError):
+                    pass

@@ -16,11 +16,14 @@ A check that cannot decide yields ``cantTell`` (a needs-review item), never ``fa
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..checks.spec import PREFIX, help_url, rule_tags
+from ..checks.spec import PREFIX, rule_tags
+
+#: Where the interactive checks' help sections live.
+DOCS_URL = "docs/interactive-checks.md"
 
 if TYPE_CHECKING:
     from .probe import Probe
@@ -45,11 +48,21 @@ class Target:
 @dataclass(frozen=True)
 class Outcome:
     """One target's verdict. ``message`` says what was done and seen, in words a developer
-    can act on ("after Tab ×14 focus stayed inside div#widget")."""
+    can act on ("after Tab ×14 focus stayed inside div#widget").
+
+    An outcome may belong to another rule than the check's own: ``rule`` is then that rule's
+    entry of axe's shape (``id``, ``impact``, ``tags``, ``description``, ``help``,
+    ``helpUrl``; any ``nodes`` are ignored) and ``node`` the node as that rule reported it,
+    kept whole (its messages already say what was done to reach it). This is how a check
+    that runs axe-core again, on content only an action shows (:meth:`Probe.axe
+    <audit.interactive.probe.Probe.axe>`), reports what axe found there under axe's own rule
+    ids, so it reads like any other finding."""
 
     target: Target
     verdict: Verdict
     message: str = ""
+    rule: Mapping[str, Any] | None = field(default=None, compare=False)
+    node: Mapping[str, Any] | None = field(default=None, compare=False)
 
 
 #: The check itself: drives the page through the probe and yields outcomes as it finds them.
@@ -91,6 +104,6 @@ class InteractiveCheck:
             "tags": self.tags,
             "description": self.description,
             "help": self.help,
-            "helpUrl": help_url(self.rule_id),
+            "helpUrl": f"{DOCS_URL}#{self.rule_id}",
             "nodes": list(nodes),
         }

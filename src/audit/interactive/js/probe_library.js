@@ -100,7 +100,70 @@
     return ids.get(el);
   };
 
+  // Rendered and exposed to assistive technologies: not inside aria-hidden="true" or inert
+  // content (what axe-core leaves out of most rules as hidden).
+  const shown = (el) => isRendered(el) && !el.closest('[aria-hidden="true"], [inert]');
+
+  // Resolves once the page has stopped changing after an action: at least two frames drawn
+  // and no DOM change for quietMs, with finite CSS animations and transitions hurried to
+  // their end (where they would get anyway); or after capMs. Resolves to the ms it took.
+  const settle = (capMs, quietMs = 30) => new Promise((done) => {
+    const start = performance.now();
+    let last = start;
+    let steps = 0;
+    const observer = new MutationObserver(() => { last = performance.now(); });
+    observer.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+    const hurry = () => {
+      for (const animation of document.getAnimations()) {
+        const timing = animation.effect && animation.effect.getComputedTiming();
+        if (animation.playState !== 'running' || !timing || !Number.isFinite(timing.endTime)) continue;
+        try { animation.finish(); } catch { /* a zero playback rate: leave it */ }
+      }
+    };
+    const step = () => {
+      steps += 1;
+      hurry();
+      const now = performance.now();
+      if ((steps >= 2 && now - last >= quietMs) || now - start >= capMs) {
+        observer.disconnect();
+        done(Math.round(now - start));
+        return;
+      }
+      let called = false;
+      const next = () => { if (!called) { called = true; step(); } };
+      requestAnimationFrame(next);
+      setTimeout(next, 20);
+    };
+    hurry();
+    setTimeout(step, 0);
+  });
+
+  // The page's own edits of its text since this world was made (the phase's start): what a
+  // check that must tell self-updating text (a ticker, a clock) from text that stays reads,
+  // so the time other checks took counts as watching. An edit is a text node's data changed,
+  // or only text nodes put in or taken out of an element, to a different text: inserting or
+  // removing elements (a tooltip, a menu) is not one. Entries {el, at} (performance.now()),
+  // the latest 300.
+  const startedAt = performance.now();
+  const edits = [];
+  const textOf = (nodes) => [...nodes].map((n) => n.data).join('');
+  new MutationObserver((records) => {
+    const at = performance.now();
+    for (const record of records) {
+      let el = null;
+      if (record.type === 'characterData') {
+        if (record.oldValue !== record.target.data) el = record.target.parentElement;
+      } else {
+        const nodes = [...record.addedNodes, ...record.removedNodes];
+        if (nodes.length && nodes.every((n) => n.nodeType === 3) && textOf(record.addedNodes) !== textOf(record.removedNodes)) el = record.target;
+      }
+      if (el && el.nodeType === 1) edits.push({el, at});
+    }
+    if (edits.length > 300) edits.splice(0, edits.length - 300);
+  }).observe(document, {subtree: true, childList: true, characterData: true, characterDataOldValue: true});
+  const textEdits = () => ({startedAt, edits: edits.slice()});
+
   Object.defineProperty(globalThis, 'a11yProbe', {
-    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind}),
+    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits}),
   });
 })();
