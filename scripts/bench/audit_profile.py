@@ -3,10 +3,12 @@
 Measured in one run, each on the same fixture pages:
 
 - ``service``: a warm service (in this process, its own browser) audits each kind through
-  ``POST /audit``, back to back; every page's phases come from the engine's own always-on
-  timings (``PageAudit.timings``, logged by ``audit.engine`` at debug level). Its samples
-  and the floor's are taken in alternating blocks, so both see the same machine;
-- ``crawl``: the 20-page site in one ``POST /audit`` crawl (depth 1, maxPages 20);
+  ``POST /audit``, back to back, with the interaction phase (``checks.interaction``) off and
+  on; every page's phases come from the engine's own always-on timings
+  (``PageAudit.timings``, logged by ``audit.engine`` at debug level; ``interact`` is the
+  phase). Its samples and the floor's are taken in alternating blocks (static, interactive,
+  floor), so all three see the same machine;
+- ``crawl``: the 20-page site in one ``POST /audit`` crawl (depth 1, maxPages 20), off and on;
 - ``floor``: what axe-core alone costs through the same driver, in a browser of its own: a new
   tab + goto (load) + inject axe + ``axe.run`` (same rules and result types) + close;
 - ``cold CLI``: ``python -m a11y audit URL`` as a new process, browser launch included.
@@ -124,30 +126,45 @@ BLOCK = 3
 SERVICE_SETTLE = 1.5
 
 
+@dataclass
+class ProfileFigures:
+    """Per page kind (and ``site``): the service with the interaction phase off (``static``)
+    and on (``interactive``), and the floor."""
+
+    static: dict[str, Figures] = field(default_factory=dict)
+    interactive: dict[str, Figures] = field(default_factory=dict)
+    floor: dict[str, Figures] = field(default_factory=dict)
+
+
 async def profile_figures(base: str, samples: dict[str, int], concurrency: int,
-                          overrides: dict[str, Any]) -> tuple[dict[str, Figures], dict[str, Figures]]:
-    """The service's and the floor's figures per kind, in alternating blocks (``BLOCK``);
-    then the site, crawled through the service and audited page by page by the floor."""
+                          overrides: dict[str, Any]) -> ProfileFigures:
+    """The service's figures per kind with the interaction phase off and on, and the floor's,
+    in alternating blocks (``BLOCK``); then the site, crawled through the service (off, on)
+    and audited page by page by the floor."""
     config = BenchConfig(port=0, concurrency=concurrency, queue_size=64, max_pages=500,
                          audit_timeout=600, navigation_timeout=60, engine_overrides=overrides)
-    service: dict[str, Figures] = {}
-    floor: dict[str, Figures] = {}
+    figures = ProfileFigures()
     async with running_service(config) as svc, launch() as floor_browser:
         browser = await svc.supervisor.wait_ready(60)
         floor_one = _FloorAudit(floor_browser)
         async with httpx.AsyncClient(base_url=svc.url, timeout=600) as client:
             for kind, runs in samples.items():
                 url = fixtures.url_of(base, kind)
-                service[kind], floor[kind] = Figures(kind), Figures(f"floor {kind}")
+                static, interactive = Figures(kind), Figures(f"{kind} interactive")
+                floor = Figures(f"floor {kind}")
                 for block in _blocks(runs):
-                    await _service_block(client, browser.pid, url, block, service[kind])
+                    await _service_block(client, browser.pid, url, block, static, interaction=False)
                     await trio.sleep(SERVICE_SETTLE)
-                    await floor_one.block([url], block, floor[kind])
-            service["site"] = await _crawls(client, browser.pid, base)
-            await trio.sleep(SERVICE_SETTLE)
-            floor["site"] = Figures("floor site")
-            await floor_one.block(fixtures.site_urls(base), 1, floor["site"])
-    return service, floor
+                    await _service_block(client, browser.pid, url, block, interactive, interaction=True)
+                    await trio.sleep(SERVICE_SETTLE)
+                    await floor_one.block([url], block, floor)
+                figures.static[kind], figures.interactive[kind], figures.floor[kind] = static, interactive, floor
+            for interaction, into in ((False, figures.static), (True, figures.interactive)):
+                into["site"] = await _crawls(client, browser.pid, base, interaction=interaction)
+                await trio.sleep(SERVICE_SETTLE)
+            figures.floor["site"] = Figures("floor site")
+            await floor_one.block(fixtures.site_urls(base), 1, figures.floor["site"])
+    return figures
 
 
 def _blocks(runs: int) -> list[int]:
@@ -155,14 +172,16 @@ def _blocks(runs: int) -> list[int]:
     return [min(BLOCK, runs - start) for start in range(0, runs, BLOCK)]
 
 
-async def _service_block(client: httpx.AsyncClient, pid: int, url: str, runs: int, row: Figures) -> None:
+async def _service_block(client: httpx.AsyncClient, pid: int, url: str, runs: int, row: Figures, *,
+                         interaction: bool) -> None:
     """One warm-up audit (it finds a spare made in the idle time before it), then ``runs``
     audits back to back."""
-    await _post(client, {"url": url})
+    body = {"url": url, "checks": {"interaction": interaction}}
+    await _post(client, body)
     with TimingsLog() as log:
         meter = CpuMeter(pid)
         for _ in range(runs):
-            row.walls.append((await _post(client, {"url": url}))[0])
+            row.walls.append((await _post(client, body))[0])
         cpu = meter.read()
     row.add_cpu(cpu)
     row.pages += runs
@@ -170,10 +189,10 @@ async def _service_block(client: httpx.AsyncClient, pid: int, url: str, runs: in
         row.add_timings(timings)
 
 
-async def _crawls(client: httpx.AsyncClient, pid: int, base: str) -> Figures:
-    crawl = {"url": fixtures.site_urls(base)[0],
+async def _crawls(client: httpx.AsyncClient, pid: int, base: str, *, interaction: bool) -> Figures:
+    crawl = {"url": fixtures.site_urls(base)[0], "checks": {"interaction": interaction},
              "crawl": {"enabled": True, "depth": 1, "maxPages": fixtures.SITE_PAGES}}
-    row = Figures("site")
+    row = Figures("site interactive" if interaction else "site")
     for _ in range(2):
         with TimingsLog() as log:
             meter = CpuMeter(pid)
@@ -257,7 +276,15 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f}"
 
 
-def print_phase_table(service: dict[str, Figures], floor: dict[str, Figures]) -> None:
+def print_phase_table(figures: ProfileFigures) -> None:
+    """The service's phases per kind, each kind static and then interactive (``+i``), and the
+    floor's."""
+    service = {
+        label: row
+        for kind in figures.static
+        for label, row in ((kind, figures.static[kind]), (f"{kind}+i", figures.interactive[kind]))
+    }
+    floor = figures.floor
     # Phases in the order the engine records them, total last (an older engine records none).
     shown = [p for row in service.values() for p in row.phases if p != "total"]
     shown = [*dict.fromkeys(shown), *(["total"] if any("total" in r.phases for r in service.values()) else [])]
@@ -271,10 +298,11 @@ def print_phase_table(service: dict[str, Figures], floor: dict[str, Figures]) ->
         medians = "".join(
             f"{_ms(statistics.median(row.phases[p])) if p in row.phases else '-':>9}" for p in shown
         )
-        request = row.wall / (row.pages / len(row.walls)) if kind == "site" else row.wall
+        request = row.wall / (row.pages / len(row.walls)) if kind.startswith("site") else row.wall
         cpu = row.per_page_cpu()
         print(f"  {kind:<8}{row.pages:>4}{medians}{_ms(request):>9}{cpu[0]:>8.3f}{cpu[1]:>8.3f}")
-    print("  ('site' is a page of the 20-page crawl; its request column is crawl time / pages)")
+    print("  ('site' is a page of the 20-page crawl; its request column is crawl time / pages;"
+          "\n  '+i': the same with the interaction phase on, checks.interaction)")
     print("\nthe floor: new tab + goto + inject + axe.run + close (cdpdriver, its own browser), median ms")
     floor_phases = ("lease", "navigate", "inject", "axe", "close", "total")
     print(f"  {'page':<8}{'n':>4}" + "".join(f"{p:>9}" for p in floor_phases) + f"{'cpu py':>8}{'cpu br':>8}")
@@ -283,3 +311,13 @@ def print_phase_table(service: dict[str, Figures], floor: dict[str, Figures]) ->
         cpu = row.per_page_cpu()
         print(f"  {kind:<8}{row.pages:>4}{medians}{cpu[0]:>8.3f}{cpu[1]:>8.3f}")
     print("  (lease here is the new tab; inject and axe run in the page's own world)")
+
+
+def print_interaction_cost(figures: ProfileFigures) -> None:
+    """What the interaction phase adds, kind by kind: median request time off and on."""
+    print("\nthe interaction phase (checks.interaction): median s per request, off and on")
+    print(f"  {'page':<8}{'off':>8}{'on':>8}{'added':>8}")
+    for kind, static in figures.static.items():
+        on, off = figures.interactive[kind].wall, static.wall
+        print(f"  {kind:<8}{off:>8.2f}{on:>8.2f}{(on / off - 1) * 100:>7.0f}%")
+    print("  (site: the whole 20-page crawl)")

@@ -41,7 +41,7 @@ OPTION_OF_FIELD = {
     "crawl.depth": "--depth",
     "crawl.maxPages": "--max-pages",
     "bestPractices": "--best-practices",
-    "checks.interaction": "--interaction",
+    "checks.interaction": "--interaction / --no-interaction",
     "viewport": "--viewport",
     "viewports": "--viewport",
     "auth": "--auth-file",
@@ -59,8 +59,7 @@ def build_request(args: argparse.Namespace) -> AuditRequest:
         "crawl": {"enabled": bool(args.crawl), "depth": args.depth, "maxPages": args.max_pages},
         "bestPractices": bool(args.best_practices),
     }
-    if getattr(args, "interaction", False):
-        body["checks"] = {"interaction": True}
+    body["checks"] = {"interaction": bool(getattr(args, "interaction", True))}
     body.update(screen_options(getattr(args, "viewport", None) or []))
     if getattr(args, "auth_file", None):
         body["auth"] = read_auth_file(args.auth_file)
@@ -292,7 +291,7 @@ def _report(result: AuditResult, args: argparse.Namespace, baseline: Baseline | 
 
             text = render(result, "html", screenshots=ScreenshotIndex.of_pages(shots.pages.values()))
         else:
-            text = render_report(result, args.format, baseline, comparison)
+            text = render_report(result, args.format, baseline, comparison, getattr(args, "group", "findings"))
         write_report(text, args.output)
     except OSError as exc:
         _err(f"cannot write the report: {exc}")

@@ -105,19 +105,38 @@ def _fetch(server: str, run_id: str, token: str | None) -> bytes:
 
 
 def _report_of(data: bytes, source: str) -> AuditResult:
+    return _validated_report(_parsed(data, source), source)
+
+
+def _parsed(data: bytes, source: str) -> Any:
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        raise _not_a_report(source) from None
+
+
+def _validated_report(parsed: Any, source: str) -> AuditResult:
     from pydantic import ValidationError
 
     from audit.models import AuditResult
 
-    not_a_report = BaselineError(f"{source} is not a JSON report of an audit (as --format json writes it)")
-    try:
-        parsed: Any = json.loads(data)
-    except (ValueError, RecursionError):
-        raise not_a_report from None
     try:
         return AuditResult.model_validate(parsed)
     except ValidationError:
-        raise not_a_report from None
+        raise _not_a_report(source) from None
+
+
+def _not_a_report(source: str) -> BaselineError:
+    return BaselineError(f"{source} is not a JSON report of an audit (as --format json writes it)")
+
+
+def read_baseline_reports(path: str) -> list[AuditResult]:
+    """The reports in a baseline file: one JSON report, or a JSON array of them (what the
+    pytest plugin's ``--a11y-save-baseline`` writes); ``BaselineError`` when it is neither."""
+    parsed = _parsed(_read_file(path), path)
+    if isinstance(parsed, list):
+        return [_validated_report(item, f"{path}[{index}]") for index, item in enumerate(parsed)]
+    return [_validated_report(parsed, path)]
 
 
 def compare(result: AuditResult, baseline: Baseline | None) -> Comparison | None:
@@ -135,18 +154,20 @@ def summary(comparison: Comparison) -> str:
 
 
 def render_report(result: AuditResult, fmt: str, baseline: Baseline | None,
-                  comparison: Comparison | None) -> str:
-    """The report; SARIF marks each result's baseline state, text adds the comparison."""
+                  comparison: Comparison | None, group: str = "findings") -> str:
+    """The report; SARIF marks each result's baseline state, text adds the comparison.
+    ``group`` (findings or problems) is what a SARIF result or JUnit case stands for; a
+    comparison with a baseline is by finding, so SARIF against a baseline stays per finding."""
     from audit.reports import render
     from audit.reports._common import clean
 
     if baseline is None or comparison is None:
-        return render(result, fmt)
+        return render(result, fmt, group=group)
     if fmt == "sarif":
         from audit.reports.sarif import render_sarif
 
         return render_sarif(result, baseline.result)
-    text = render(result, fmt)
+    text = render(result, fmt, group=group)
     if fmt != "text":
         return text
     counts = comparison.diff.counts()

@@ -11,7 +11,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from . import __version__
+from .versions import VersionAction
 
 
 def _configure_logging(verbose: bool) -> None:
@@ -30,7 +30,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="a11y",
         description="WCAG accessibility audits and an MCP browser tool server, on Chromium over CDP.",
     )
-    parser.add_argument("--version", action="version", version=f"a11y {__version__}")
+    parser.add_argument(
+        "--version",
+        action=VersionAction,
+        help="print the version, with axe-core's and the browser's, and exit",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging on stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -74,8 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--depth", type=int, default=2)
     audit.add_argument("--max-pages", type=int, default=50)
     audit.add_argument("--best-practices", action="store_true", help="also run axe best-practice rules")
-    audit.add_argument("--interaction", action="store_true",
-                       help="also use the page: the interactive checks (keyboard, hover, zoom, reflow, language, ...)")
+    audit.add_argument("--interaction", action=argparse.BooleanOptionalAction, default=True,
+                       help="use the page after the static pass: the interactive checks (keyboard, hover, "
+                       "zoom, reflow, language, ...); --no-interaction reads the DOM only (default: on)")
     audit.add_argument("--viewport", action="append", metavar="desktop|mobile|WxH[@dsf]",
                        help="the screen (default: the browser's 1280x800); give it again to audit "
                        "each page at several")
@@ -84,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "storageState, login); a file keeps secrets off the command line")
     audit.add_argument("--format", default="text", choices=["text", "json", "sarif", "junit", "html"])
     audit.add_argument("--output", default=None, help="write the report to this file")
+    audit.add_argument("--group", default="findings", choices=["findings", "problems"],
+                       help="sarif and junit: one result (test case) per finding, or per problem "
+                       "(docs/problems.md); the text report always lists problems first")
     audit.add_argument("--fail-on", default=None, choices=["critical", "serious", "moderate", "minor"],
                        help="exit 1 when findings at or above this impact exist")
     audit.add_argument("--baseline", default=None, metavar="REPORT",

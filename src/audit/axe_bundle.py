@@ -1,5 +1,8 @@
-"""Locate and load the vendored axe-core bundle (fetched by scripts/fetch_axe.py), and read
-the rule metadata it declares.
+"""Locate and load the vendored axe-core bundle, and read the rule metadata it declares.
+
+An installed wheel carries the bundle inside this package (``audit/vendor/axe/``, put there
+by ``setup.py`` at build time); a source checkout keeps it in ``vendor/axe/``, where
+``scripts/fetch_axe.py`` fetches it. ``A11Y_AXE_PATH`` overrides both.
 
 The score weighs each rule by its *declared* impact (see :mod:`audit.scoring`), which axe's
 public API does not return. axe's build embeds its rule definitions as a data literal,
@@ -22,11 +25,32 @@ from types import MappingProxyType
 from .checks import act_rules_added, check_impacts  # registered with axe at every injection
 
 BUNDLE_NAME = "axe.min.js"
-REMEDY = "run `bash scripts/install.sh` (or `python scripts/fetch_axe.py`) to fetch the pinned axe-core"
+#: Where an installed wheel or sdist keeps its bundle (setup.py copies it there at build time).
+PACKAGED_BUNDLE = Path(__file__).resolve().parent / "vendor" / "axe" / BUNDLE_NAME
+#: The source checkout this module runs from, if it does (an editable install, or PYTHONPATH).
+CHECKOUT = Path(__file__).resolve().parent.parent.parent
+
+
+def in_checkout() -> bool:
+    """Whether this module runs from a source checkout, whose scripts can fetch the bundle."""
+    return (CHECKOUT / "scripts" / "fetch_npm.py").is_file() and (
+        CHECKOUT / "pyproject.toml"
+    ).is_file()
+
+
+def remedy() -> str:
+    """What to do about a missing bundle: a contributor runs the checkout's script; an
+    installed package has no scripts, so its user reinstalls from a proper build."""
+    if in_checkout():
+        return "run `bash scripts/install.sh` (or `python scripts/fetch_axe.py`) to fetch the pinned axe-core"
+    return (
+        "this installation lacks the axe-core bundle its wheel carries; reinstall a11y from a wheel "
+        "or sdist built with `python -m build`, or set A11Y_AXE_PATH to an axe.min.js"
+    )
 
 
 class AxeBundleMissing(RuntimeError):
-    """The axe-core bundle is not where the install script puts it."""
+    """The axe-core bundle is neither inside the package nor in the checkout's vendor/axe/."""
 
 
 @dataclass(frozen=True)
@@ -45,10 +69,9 @@ def _candidates() -> list[Path]:
     found: list[Path] = []
     if os.environ.get("A11Y_AXE_PATH"):
         found.append(Path(os.environ["A11Y_AXE_PATH"]))
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        found.append(parent / "vendor" / "axe" / BUNDLE_NAME)
-    found.append(Path.cwd() / "vendor" / "axe" / BUNDLE_NAME)
+    found.append(PACKAGED_BUNDLE)
+    if in_checkout():
+        found.append(CHECKOUT / "vendor" / "axe" / BUNDLE_NAME)
     return found
 
 
@@ -59,7 +82,7 @@ def find_bundle() -> Path:
     for path in _candidates():
         if path.is_file():
             return path
-    raise AxeBundleMissing(f"axe-core bundle ({BUNDLE_NAME}) not found; {REMEDY}")
+    raise AxeBundleMissing(f"axe-core bundle ({BUNDLE_NAME}) not found; {remedy()}")
 
 
 @functools.cache
@@ -73,12 +96,17 @@ def load_bundle() -> AxeBundle:
 
     act_ids = declared_act_ids(source)
     for rule, added in {**act_rules_added(), **interactive_act_rules()}.items():
-        act_ids[rule] = [*act_ids.get(rule, []), *(i for i in added if i not in act_ids.get(rule, []))]
+        act_ids[rule] = [
+            *act_ids.get(rule, []),
+            *(i for i in added if i not in act_ids.get(rule, [])),
+        ]
     return AxeBundle(
         path=path,
         source=source,
         version=match.group(1) if match else "unknown",
-        rule_impacts=MappingProxyType({**declared_impacts(source), **check_impacts(), **interactive_impacts()}),
+        rule_impacts=MappingProxyType(
+            {**declared_impacts(source), **check_impacts(), **interactive_impacts()}
+        ),
         rule_act_ids=MappingProxyType({rule: tuple(ids) for rule, ids in act_ids.items()}),
     )
 
@@ -117,14 +145,18 @@ def declared_impacts(source: str) -> dict[str, str]:
 def declared_act_ids(source: str) -> dict[str, list[str]]:
     """``{rule id: ACT rule ids}`` of the rules whose entry declares ``actIds``, read the same
     way as :func:`declared_impacts`."""
-    return {e["id"]: re.findall(r'"([\w-]+)"', e["actIds"]) for e in _rule_entries(source) if "id" in e and "actIds" in e}
+    return {
+        e["id"]: re.findall(r'"([\w-]+)"', e["actIds"])
+        for e in _rule_entries(source)
+        if "id" in e and "actIds" in e
+    }
 
 
 def _rule_entries(source: str) -> list[dict[str, str]]:
     """The top-level ``id``, ``impact`` and (as its raw list text) ``actIds`` of every entry."""
     start = source.find(_RULE_TABLE)
     if start < 0:
-        raise AxeBundleMissing(f"the axe-core bundle has no rule table (rules:[…]); {REMEDY}")
+        raise AxeBundleMissing(f"the axe-core bundle has no rule table (rules:[…]); {remedy()}")
     entries: list[dict[str, str]] = []
     entry: dict[str, str] = {}
     depth = 0

@@ -1,5 +1,5 @@
-"""The page-side half of fingerprints: each finding's element described while the page is
-still open, in the frames and isolated worlds axe ran in (:mod:`audit.axe`).
+"""The page-side half of fingerprints and problems: each finding's element described while
+the page is still open, in the frames and isolated worlds axe ran in (:mod:`audit.axe`).
 
 One call per frame covers every element of that frame (``js/element_identity.js``). Identity
 is best effort by design: an element not found, a frame that went away, a call that fails
@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import trio
@@ -61,10 +62,26 @@ def _by_frame(axe_results: Mapping[str, Any]) -> dict[str, tuple[list[Any], dict
     return frames
 
 
+@dataclass
+class Described:
+    """What one page's lookup found, by item selector: each element's identity (for
+    fingerprints) and its component (structure and style, for problems: the raw
+    ``component`` of ``element_identity.js`` with the identity's landmarks)."""
+
+    identities: dict[str, Identity] = field(default_factory=dict)
+    components: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
 async def element_identities(frames: Frames, axe_results: Mapping[str, Any]) -> dict[str, Identity]:
     """Item selector -> element identity (see :func:`audit.fingerprints.element_identity`)
     of every element the results name, as far as it can be found within the time bound."""
-    found: dict[str, Identity] = {}
+    return (await describe_elements(frames, axe_results)).identities
+
+
+async def describe_elements(frames: Frames, axe_results: Mapping[str, Any]) -> Described:
+    """Identity and component of every element the results name, as far as it can be found
+    within the time bound (one call per frame gives both)."""
+    found = Described()
 
     async def describe(hops: list[Any], selectors: dict[str, Any]) -> None:
         keys = list(selectors)
@@ -81,7 +98,9 @@ async def element_identities(frames: Frames, axe_results: Mapping[str, Any]) -> 
             return
         for key, described in zip(keys, raw or [], strict=False):
             if isinstance(described, Mapping):
-                found[key] = element_identity(described, in_frame=bool(hops))
+                found.identities[key] = element_identity(described, in_frame=bool(hops))
+                if isinstance(described.get("component"), Mapping):
+                    found.components[key] = {**described["component"], "landmarks": described.get("landmarks") or []}
 
     with trio.move_on_after(IDENTITY_TIMEOUT):
         async with trio.open_nursery() as nursery:

@@ -23,7 +23,15 @@ from urllib.parse import urlsplit
 
 import trio
 
-from cdpdriver import Browser, NavigationFailed, Page, evaluate, isolated_world
+from cdpdriver import (
+    Browser,
+    CDPError,
+    JavaScriptError,
+    NavigationFailed,
+    Page,
+    evaluate,
+    isolated_world,
+)
 from cdpdriver.scripts import load_script
 
 from .auth import LoginRunner, prepare_auth
@@ -31,12 +39,12 @@ from .axe import FRAME_TIMEOUT, PartialRunner, finish_run
 from .axe_bundle import rule_impacts
 from .crawl import PageProgress, PendingStart, crawl_site, normalize_url
 from .egress import egress_proxy
-from .element_identity import element_identities
+from .element_identity import describe_elements
 from .failures import AuditFailed, failures_classified
 from .findings import best_practices_from, findings_from, rules_tested
 from .fingerprints import fingerprint_page
 from .interactive import DEFAULT_BUDGET as INTERACTION_BUDGET
-from .interactive import interact, merged
+from .interactive import PreparedWorld, interact, merged, prepare_world
 from .interactive import selected as selected_interactive
 from .llm.evidence import Evidence
 from .llm.integration import collect_page_evidence, review_audit, scored_results
@@ -44,11 +52,12 @@ from .models import AuditRequest, AuditResult, ErrorInfo, PageResult
 from .netguard import NetGuard, describe_block
 from .page_audit import PageAudit, assemble
 from .phases import PhaseClock
+from .problems.assign import assign_problems
 from .readiness import SETTLE_CAP, DocumentInfo, DocumentWatch, settle
 from .request_options import requested_viewports
 from .rules import axe_run_options
 from .scoring import page_score
-from .screenshots import RunScreenshots
+from .screenshots import RunScreenshots, StateKey, StateShot
 from .tabs import SharedTabs, SingleTabs, Tab, TabSource
 from .urls import without_credentials
 from .viewports import audit_on_each
@@ -124,7 +133,9 @@ async def audit_page(
     """
     limits = limits or EngineLimits()
     with failures_classified(browser):
-        return await _limited_page_audit(browser, url, request, limits, collect_links, frozenset(allow), tabs)
+        return await _limited_page_audit(
+            browser, url, request, limits, collect_links, frozenset(allow), tabs
+        )
 
 
 async def _limited_page_audit(
@@ -139,7 +150,9 @@ async def _limited_page_audit(
 ) -> PageAudit:
     """One page under the service-wide page limit; failures are still unclassified."""
     async with limits.page_limiter or nullcontext():
-        return await _audit_page(browser, url, request, limits, collect_links, allow, tabs, progress)
+        return await _audit_page(
+            browser, url, request, limits, collect_links, allow, tabs, progress
+        )
 
 
 async def _audit_page(
@@ -159,14 +172,32 @@ async def _audit_page(
     viewports = requested_viewports(request.viewport, request.viewports)
     async with _allowed_through_proxy(browser, allow), source.tab(clock) as tab:
         first_viewport = viewports[0] if viewports else None
-        await prepare_auth(browser, source, tab, request, limits.login_runner, first_viewport, clock)
-        audit = await audit_on_each(tab, viewports, lambda first: _audit_in_tab(
-            browser, tab, url, request, limits, collect_links and first, clock, progress if first else None
-        ))
+        await prepare_auth(
+            browser, source, tab, request, limits.login_runner, first_viewport, clock
+        )
+        audit = await audit_on_each(
+            tab,
+            viewports,
+            lambda first: _audit_in_tab(
+                browser,
+                tab,
+                url,
+                request,
+                limits,
+                collect_links and first,
+                clock,
+                progress if first else None,
+            ),
+        )
         # A frame that hung, or a document that is not a page, may still hold the renderer.
         tab.spoiled |= bool(audit.page.untested_frames) or audit.page.status != "ok"
     audit.timings = clock.finish()
-    log.debug("page %s phases %s", without_credentials(url), audit.timings, extra={"a11y_timings": audit.timings})
+    log.debug(
+        "page %s phases %s",
+        without_credentials(url),
+        audit.timings,
+        extra={"a11y_timings": audit.timings},
+    )
     return audit
 
 
@@ -196,10 +227,20 @@ async def _audit_in_tab(
     if not doc.is_html:
         return _skipped(url, doc)
     runner = PartialRunner(
-        page, options, frame_timeout=limits.frame_timeout, run_timeout=limits.audit_timeout, clock=clock
+        page,
+        options,
+        frame_timeout=limits.frame_timeout,
+        run_timeout=limits.audit_timeout,
+        clock=clock,
     )
+    checks = (
+        selected_interactive(request.version, request.level) if request.checks.interaction else []
+    )
+    world = _WorldAhead()
     async with trio.open_nursery() as waiting:  # axe loads while the page settles
         waiting.start_soon(runner.prepare)
+        if checks:  # and the interaction world starts watching the page
+            waiting.start_soon(world.prepare, page)
         with clock.phase("settle"):
             await settle(page, limits.settle_timeout)
     links: list[str] = []
@@ -217,20 +258,47 @@ async def _audit_in_tab(
         with clock.phase("finish"):
             results = await finish_run(browser, run.partials, options, timeout=limits.audit_timeout)
     interaction = None
-    if request.checks.interaction and (checks := selected_interactive(request.version, request.level)):
+    state_shots: dict[StateKey, StateShot] = {}  # the interaction's evidence, by rule and selector
+    if checks:
         with clock.phase("interact"):  # after axe, so the static results see the page as loaded
-            report = await interact(page, url, checks, limits.interaction_budget, axe_options=options)
+            report = await interact(
+                page,
+                url,
+                checks,
+                limits.interaction_budget,
+                axe_options=options,
+                prepared=world.prepared,
+                shots=limits.screenshots.policy if limits.screenshots is not None else None,
+            )
         results, interaction = merged(results, report.results), report.info
+        state_shots = report.state_shots
     evidence = await collect_page_evidence(page, request, results, url)
     audit = _page_audit(url, doc, results, request, run.untested_frames, links, evidence)
     audit.page.interaction = interaction
     with clock.phase("identify"):  # while the page is open: its elements name the items
-        fingerprint_page(audit, await element_identities(runner, results))
+        described = await describe_elements(runner, results)
+        fingerprint_page(audit, described.identities)
+        assign_problems([*audit.findings, *audit.needs_review], described.components)
     if limits.screenshots is not None:  # last: the outline and scrolling change nothing above
         with clock.phase("screenshots"):
-            await limits.screenshots.capture(page, url, audit.findings, audit.needs_review)
+            await limits.screenshots.capture(
+                page, url, audit.findings, audit.needs_review, state_shots
+            )
     audit.page.dialogs = list(tab.dialogs.dialogs)  # a reused tab records the next page's anew
     return audit
+
+
+class _WorldAhead:
+    """The interaction world, made while the page settles (:func:`audit.interactive.prepare_world`):
+    a page that refuses it leaves ``prepared`` None, and the phase makes its own."""
+
+    prepared: PreparedWorld | None = None
+
+    async def prepare(self, page: Page) -> None:
+        try:
+            self.prepared = await prepare_world(page)
+        except (CDPError, JavaScriptError, trio.TooSlowError) as exc:
+            log.debug("interaction world not prepared ahead: %s", exc)
 
 
 @asynccontextmanager
@@ -241,7 +309,10 @@ async def _allowed_through_proxy(browser: Browser, allow: frozenset[str]) -> Asy
         yield
         return
     proxy = await egress_proxy(browser)
-    pairs = {(p.hostname or "", p.port or (443 if p.scheme == "https" else 80)) for p in map(urlsplit, allow)}
+    pairs = {
+        (p.hostname or "", p.port or (443 if p.scheme == "https" else 80))
+        for p in map(urlsplit, allow)
+    }
     added = pairs - proxy.allow
     proxy.allow |= added
     try:
@@ -358,14 +429,22 @@ async def run_audit(
         ):
             audits = await _audit_pages(browser, request, limits, on_page)
     except AuditFailed as failure:
-        log.warning("audit %s failed: %s: %s", without_credentials(request.url), failure.code, failure.message)
+        log.warning(
+            "audit %s failed: %s: %s",
+            without_credentials(request.url),
+            failure.code,
+            failure.message,
+        )
         raise
     llm_summary = await review_audit(request, audits, deadline)  # never raises
     result = assemble(request, audits, int((time.monotonic() - started) * 1000))
     result.llm = llm_summary
     log.debug(  # the service and the CLI write the one line per audit
         "audit %s: %d page(s), %d finding(s), score %.1f, %d ms",
-        without_credentials(request.url), len(result.pages), len(result.findings), result.score,
+        without_credentials(request.url),
+        len(result.pages),
+        len(result.findings),
+        result.score,
         result.duration_ms,
     )
     return result
@@ -409,12 +488,19 @@ async def _audit_site(
             on_page(audit.page)
 
     async def audit_start(progress: PageProgress | None = None) -> PageAudit:
-        start = await _limited_page_audit(browser, request.url, request, limits, crawling, tabs=tabs, progress=progress)
+        start = await _limited_page_audit(
+            browser, request.url, request, limits, crawling, tabs=tabs, progress=progress
+        )
         if start.page.status == "skipped":
             raise AuditFailed(
                 "audit_failed",
                 f"{request.url} is not an HTML page and cannot be audited.",
-                [{"url": request.url, "reason": start.page.error.message if start.page.error else ""}],
+                [
+                    {
+                        "url": request.url,
+                        "reason": start.page.error.message if start.page.error else "",
+                    }
+                ],
             )
         return start
 
@@ -434,9 +520,13 @@ async def _audit_site(
         except AuditFailed as failure:
             if failure.code == "browser_crashed":
                 raise
-            log.info("page %s failed: %s: %s", without_credentials(url), failure.code, failure.message)
+            log.info(
+                "page %s failed: %s: %s", without_credentials(url), failure.code, failure.message
+            )
             status = next((d.get("status") for d in failure.details if isinstance(d, dict)), None)
-            return PageAudit(PageResult(url=url, status="failed", http_status=status, error=failure.error_info()))
+            return PageAudit(
+                PageResult(url=url, status="failed", http_status=status, error=failure.error_info())
+            )
 
     return await crawl_site(
         PendingStart(request.url, audit_start),

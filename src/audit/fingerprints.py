@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from .crawl import normalize_url
+from .generated_names import looks_generated
 from .page_audit import PageAudit
 
 ALGORITHM = "a11y-fp/1"
@@ -38,10 +39,6 @@ DEFAULT_VIEWPORT = "desktop"
 Identity = dict[str, Any]
 
 _CLASS_ATTR = re.compile(r"""\s+class\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+)""", re.IGNORECASE)
-_DIGIT_RUN = re.compile(r"\d{3,}")
-# Letters and digits interleaved inside one word (``a8f3d2``, ``1q2w3e``): a hash, not a name.
-_INTERLEAVED = re.compile(r"[a-z]+\d+[a-z]|\d+[a-z]+\d", re.IGNORECASE)
-_UUID = re.compile(r"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}", re.IGNORECASE)
 # Attributes whose values are ids: only stable when the id is.
 _ID_VALUED = ("id", "for")
 
@@ -68,17 +65,6 @@ def normalize_page_url(url: str) -> str:
     path = parts.path.rstrip("/") or "/"
     query = urlencode(sorted(parse_qsl(parts.query, keep_blank_values=True)))
     return urlunsplit((parts.scheme, parts.netloc, path, query, ""))
-
-
-def looks_generated(value: str) -> bool:
-    """Whether an id reads as made by a framework or a build (``:r1:``, ``ember123``,
-    ``css-1q2w3e``, a UUID, mostly digits) rather than written by a person."""
-    if not value or ":" in value or _DIGIT_RUN.search(value) or _UUID.search(value):
-        return True
-    digits = sum(ch.isdigit() for ch in value)
-    if digits >= 2 and digits * 10 > len(value) * 3:
-        return True
-    return any(_INTERLEAVED.search(word) for word in re.split(r"[-_.]", value))
 
 
 def element_identity(raw: Mapping[str, Any], *, in_frame: bool = False) -> Identity:

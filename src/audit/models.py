@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -33,6 +33,7 @@ from pydantic.alias_generators import to_camel
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from .meta import package_version
+from .problems.schema import Problem
 from .request_options import (
     AuthOptions,
     ViewportList,
@@ -43,6 +44,9 @@ from .request_options import (
 )
 from .request_options import RequestModel as _RequestModel
 from .rules import Impact, WcagLevel, WcagVersion
+
+if TYPE_CHECKING:  # AuditResult.diff's answer; audit.diff imports this module
+    from .diff import Diff
 
 MAX_URL_LENGTH = 2048
 MAX_HTML_LENGTH = 300
@@ -193,10 +197,10 @@ class CheckOptions(_RequestModel):
     """Which kinds of checks run beyond the static pass (axe-core and our own)."""
 
     interaction: StrictBool = Field(
-        False,
+        True,
         description="Use the page after the static pass: keyboard, hover, zoom and reflow, "
         "language and the rest of docs/interactive-checks.md. Costs a bounded share of each "
-        "page's time (README, Interactive checks); off, the audit reads the DOM only.",
+        "page's time (README, Interactive checks); false: the audit reads the DOM only.",
     )
 
 
@@ -277,6 +281,10 @@ class FindingReview(_ResultModel):
     suggested_fix: str | None = None
 
 
+def _is_blank(value: str) -> bool:
+    return not value
+
+
 class _Located(_ResultModel):
     """Fields shared by everything that points at one element of one page."""
 
@@ -302,6 +310,15 @@ class _Located(_ResultModel):
     viewport: str | None = Field(
         None, exclude_if=is_none,
         description="The viewport it was found at (desktop, mobile, WxH); absent when none was asked.",
+    )
+    problem: str = Field(
+        "", exclude_if=_is_blank,
+        description="The problem it belongs to (problems[].id): the same rule on the same component "
+        "anywhere in the run, stable across runs (docs/problems.md). Findings and needs-review items only.",
+    )
+    component: str = Field(
+        "", exclude_if=_is_blank,
+        description="The component it was found on, as its structure or style reads (docs/problems.md).",
     )
 
     @field_validator("html")
@@ -450,11 +467,40 @@ class AuditResult(_ResultModel):
     duration_ms: int = Field(0, ge=0)
     engine: EngineInfo
     llm: LlmSummary | None = None
+    problems: list[Problem] = Field(
+        default_factory=list,
+        description="Findings and needs-review items grouped into problems, in priority order "
+        "(docs/problems.md).",
+    )
 
     @field_validator("score")
     @classmethod
     def _one_decimal(cls, value: float) -> float:
         return _round_score(value)
+
+    # The Python API's conveniences (docs/python-api.md): thin calls into the report and
+    # diff modules, imported on use (they import this module).
+
+    def to_sarif(self, baseline: AuditResult | None = None) -> str:
+        """This result as SARIF 2.1.0 (:mod:`audit.reports.sarif`); with ``baseline``, each
+        result carries its ``baselineState``."""
+        from .reports.sarif import render_sarif
+
+        return render_sarif(self, baseline)
+
+    def to_junit(self) -> str:
+        """This result as JUnit XML (:mod:`audit.reports.junit`)."""
+        from .reports.junit import render_junit
+
+        return render_junit(self)
+
+    def diff(self, baseline: AuditResult | Sequence[AuditResult]) -> Diff[Finding]:
+        """This result's findings against a baseline's (one result or several, pooled), by
+        fingerprint: an :class:`audit.diff.Diff` with ``new``, ``fixed`` and ``unchanged``."""
+        from .diff import diff_items
+
+        earlier = [baseline] if isinstance(baseline, AuditResult) else list(baseline)
+        return diff_items(self.findings, [item for result in earlier for item in result.findings])
 
 
 # --------------------------------------------------------------------------- health

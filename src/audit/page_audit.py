@@ -22,6 +22,7 @@ from .models import (
     NeedsReviewItem,
     PageResult,
 )
+from .problems.build import build_problems
 from .scoring import conformant, overall_score, stats
 
 
@@ -43,12 +44,14 @@ class PageAudit:
 
 
 def assemble(request: AuditRequest, audits: list[PageAudit], duration_ms: int) -> AuditResult:
-    """The AuditResult of audited pages: ids made unique, score, conformance, stats."""
+    """The AuditResult of audited pages: ids made unique, score, conformance, stats, and the
+    findings grouped into problems (:mod:`audit.problems`)."""
     findings = number_findings([f for a in audits for f in a.findings], "f")
     review = number_findings([r for a in audits for r in a.needs_review], "r")
     best = number_findings([b for a in audits for b in a.best_practices], "b")
     pages = [a.page for a in audits]
     covered = sum(1 for p in pages if p.status != "skipped")
+    problems = build_problems(findings, review, sum(1 for p in pages if p.status == "ok"))
     return AuditResult(
         url=request.url,
         wcag_version=request.version,
@@ -62,4 +65,5 @@ def assemble(request: AuditRequest, audits: list[PageAudit], duration_ms: int) -
         pages=pages,
         duration_ms=max(0, duration_ms),
         engine=EngineInfo(version=load_bundle().version),
+        problems=problems,
     )

@@ -22,6 +22,15 @@ and open shadow roots are found through the LLM evidence's resolver (one resolve
 and clipped with their frames' offsets. Best effort, like the LLM's evidence: an error is
 logged and costs the page its remaining shots, never its audit.
 
+State shots: a finding of the interaction phase (:mod:`audit.interactive`) shows only in the
+state a check put the page in (320 CSS px wide, a tooltip shown, focus under a sticky bar),
+which the phase undoes before this module runs. So such a check shoots its element while the
+state holds (:class:`StateCamera`, through :meth:`Probe.state_shot
+<audit.interactive.probe.Probe.state_shot>`), the phase hands those :class:`StateShot` over by
+rule and selector, and :meth:`RunScreenshots.capture` uses each in place of the element's shot
+of the restored page: the same :class:`Shot`, named and stored alike, its meta's ``state``
+saying what it shows ("at 320 CSS px wide").
+
 Who decides: :class:`~audit.engine.EngineLimits` ``screenshots`` holds one
 :class:`RunScreenshots` per run, or None (the default: plain engine calls stay fast). The
 service sets one for every stored run (``POST /audit`` and jobs), the CLI for ``--format
@@ -56,6 +65,8 @@ ShotKind = Literal["finding", "review", "thumbnail"]
 #: (kind, page URL, rule id, selector, viewport or ""): what names an item across renumbered
 #: ids, viewports and stores.
 ItemKey = tuple[str, str, str, str, str]
+#: (rule id, selector): the item a state shot is for.
+StateKey = tuple[str, str]
 #: The names artifacts of screenshots may have; anything else is not one (and not served).
 ARTIFACT_NAME = re.compile(r"(?:shot-\d{1,6}-\d{1,6}\.(?:png|jpg)|thumb-\d{1,6}\.jpg)")
 _EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg"}
@@ -80,6 +91,20 @@ class ScreenshotPolicy:
 
 
 @dataclass(frozen=True)
+class StateShot:
+    """An element shot taken by an interactive check while the state it found a barrier in
+    held (see the module docstring): what :meth:`RunScreenshots.capture` shows for the item."""
+
+    media_type: str
+    data: bytes = field(repr=False)
+    width: int
+    height: int
+    scale: float
+    #: The state in words, for the shot's meta: "at 320 CSS px wide", "while hovered".
+    state: str
+
+
+@dataclass(frozen=True)
 class Shot:
     """One image: a finding's or needs-review item's element, or a page's thumbnail."""
 
@@ -96,6 +121,8 @@ class Shot:
     item: Finding | NeedsReviewItem | None = field(default=None, repr=False, compare=False)
     #: Its place among its page's shots (1, 2, ...), whatever the viewport: its name.
     number: int = 0
+    #: What state of the page it shows, when not the page as loaded (a :class:`StateShot`).
+    state: str = ""
 
     def meta(self) -> dict[str, Any]:
         meta: dict[str, Any] = {
@@ -108,6 +135,8 @@ class Shot:
             for name in ("viewport", "fingerprint"):
                 if getattr(item, name, None):
                     meta[name] = getattr(item, name)
+        if self.state:
+            meta["state"] = self.state
         return meta
 
 
@@ -166,11 +195,13 @@ class RunScreenshots:
         page_url: str,
         findings: Sequence[Finding],
         needs_review: Sequence[NeedsReviewItem],
+        states: Mapping[StateKey, StateShot] | None = None,
     ) -> PageShots:
         """The page's thumbnail and its items' shots, within the policy; never raises (but
         for cancellation from outside), and leaves the page as it was. A page audited at
         several viewports is captured at each, into the same :class:`PageShots` (one
-        thumbnail, at the first)."""
+        thumbnail, at the first). An item with a shot in ``states`` (by rule and selector,
+        from the interaction phase) gets that one instead of a shot of the page now."""
         shots = self.pages.setdefault(page_url, PageShots(page_url=page_url))
         if self.remaining <= 0:
             shots.skipped.extend(_skip(kind, item, "the run's byte budget is spent")
@@ -180,7 +211,7 @@ class RunScreenshots:
         with trio.move_on_after(self.policy.timeout) as scope:
             try:
                 await camera.start()
-                await self._shoot_page(camera, shots, findings, needs_review)
+                await self._shoot_page(camera, shots, findings, needs_review, states or {})
             except (CDPError, JavaScriptError) as exc:
                 log.info("screenshots of %s stopped: %s", without_credentials(page_url), exc)
             finally:
@@ -193,7 +224,7 @@ class RunScreenshots:
 
     async def _shoot_page(
         self, camera: _Camera, shots: PageShots, findings: Sequence[Finding],
-        needs_review: Sequence[NeedsReviewItem],
+        needs_review: Sequence[NeedsReviewItem], states: Mapping[StateKey, StateShot],
     ) -> None:
         if shots.thumbnail is None:
             thumbnail = await camera.thumbnail(shots.page_url)
@@ -203,7 +234,11 @@ class RunScreenshots:
             if self.remaining <= 0:
                 shots.skipped.append(_skip(kind, item, "the run's byte budget is spent"))
                 continue
-            shot, reason = await camera.element(kind, item, len(shots.shots) + 1)
+            state = states.get((item.rule_id, item.selector))
+            if state is not None:
+                shot, reason = _state_shot(kind, item, state, len(shots.shots) + 1), ""
+            else:
+                shot, reason = await camera.element(kind, item, len(shots.shots) + 1)
             if shot is None:
                 shots.skipped.append(_skip(kind, item, reason))
             elif not self._affords(shot):
@@ -232,6 +267,11 @@ def _chosen(
             if taken.get(item.rule_id, 0) < per_rule:
                 taken[item.rule_id] = taken.get(item.rule_id, 0) + 1
                 yield kind, item
+
+
+def _state_shot(kind: ShotKind, item: Finding | NeedsReviewItem, state: StateShot, number: int) -> Shot:
+    return Shot(kind, item.page_url, state.media_type, state.data, state.width, state.height,
+                scale=state.scale, item=item, number=number, state=state.state)
 
 
 def _skip(kind: str, item: Finding | NeedsReviewItem, reason: str) -> dict[str, str]:
@@ -300,16 +340,41 @@ class _Camera:
         clip = clip_box(framed["box"], framed["view"], self.policy.margin)
         if clip is None:
             return None, "outside the part of the page that can be scrolled into view"
-        data = await self._capture(clip, "png", None, 1.0)
-        media_type = "image/png"
-        if len(data) > self.policy.png_limit:
-            data = await self._capture(clip, "jpeg", self.policy.quality, 1.0)
-            media_type = "image/jpeg"
+        media_type, data = await self._clip_image(clip)
         width, height = image_size(data)
         return Shot(
             kind, item.page_url, media_type, data, width, height,
             scale=float(framed["view"]["dpr"]), item=item, number=number,
         ), ""
+
+    async def state(
+        self, selector: str, state: str, scroll: bool, beside: str | None
+    ) -> StateShot | None:
+        """The element of ``selector`` as the page shows it now (scrolled into view only with
+        ``scroll``), the box of ``beside`` included in the clip; None when it cannot be shot."""
+        framed = await self._call("frame", selector, True, scroll)
+        if not isinstance(framed, dict) or "skip" in framed:
+            return None
+        box = dict(framed["box"])
+        other = await self._call("box", beside) if beside else None
+        if isinstance(other, dict):
+            right = max(box["x"] + box["width"], other["x"] + other["width"])
+            bottom = max(box["y"] + box["height"], other["y"] + other["height"])
+            box["x"], box["y"] = min(box["x"], other["x"]), min(box["y"], other["y"])
+            box["width"], box["height"] = right - box["x"], bottom - box["y"]
+        clip = clip_box(box, framed["view"], self.policy.margin)
+        if clip is None:
+            return None
+        media_type, data = await self._clip_image(clip)
+        width, height = image_size(data)
+        return StateShot(media_type, data, width, height, float(framed["view"]["dpr"]), state)
+
+    async def _clip_image(self, clip: Mapping[str, float]) -> tuple[str, bytes]:
+        """(media type, bytes) of a clip: PNG, or JPEG when the PNG is over the policy's limit."""
+        data = await self._capture(clip, "png", None, 1.0)
+        if len(data) > self.policy.png_limit:
+            return "image/jpeg", await self._capture(clip, "jpeg", self.policy.quality, 1.0)
+        return "image/png", data
 
     async def _capture(self, clip: Mapping[str, float], fmt: str, quality: int | None, scale: float) -> bytes:
         data = await self.page.session.execute(
@@ -321,6 +386,33 @@ class _Camera:
             timeout=15,
         )
         return base64.b64decode(data)
+
+
+class StateCamera:
+    """State shots of one page for the interaction phase (:class:`StateShot`): the element shot's
+    camera, its world made once per document, the outline removed and the scrolling put back
+    after each shot, so the state the check holds is left as it was."""
+
+    def __init__(self, page: Page, policy: ScreenshotPolicy) -> None:
+        self.page = page
+        self._camera = _Camera(page, policy)
+        self._document: str | None = None
+
+    async def shoot(
+        self, selector: str, state: str, *, scroll: bool = True, beside: str | None = None
+    ) -> StateShot | None:
+        """The element of ``selector`` now, with ``beside``'s box in the clip too (a tooltip
+        beside its trigger); ``scroll`` False shoots it where it is. Raises
+        :class:`~cdpdriver.CDPError` or :class:`~cdpdriver.JavaScriptError` for a page that
+        will not be shot."""
+        if self._document != self.page.document_loader_id:
+            await self._camera.start()
+            self._document = self.page.document_loader_id
+        try:
+            return await self._camera.state(selector, state, scroll, beside)
+        finally:
+            with trio.move_on_after(2, shield=True):
+                await self._camera.clear()
 
 
 def image_size(data: bytes) -> tuple[int, int]:

@@ -5,21 +5,25 @@ The header is what :func:`audit.page_audit.assemble` gives, computed from the st
 and counters instead of every page in memory (a run may have 100,000 pages): the mean of
 the ``ok`` pages' scores, conformance, and stats from the counters the store keeps equal
 to its rows. It holds everything of the result but its lists (pages, findings,
-needs-review, best practices), which are rows.
+needs-review, best practices), which are rows; its problems are made then from those rows
+(:func:`run_problems`), once.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from audit.models import AuditRequest, AuditResult, PageResult, Stats
+from audit.models import AuditRequest, AuditResult, Finding, NeedsReviewItem, PageResult, Stats
 from audit.page_audit import assemble
+from audit.problems.build import ProblemBuilder
 from audit.scoring import conformant, overall_score
 
 from .page_records import RESULT_LISTS
 from .store import MAX_LIMIT, Conflict, Store
 
 _LISTS = ("pages", *(name for name, _, _ in RESULT_LISTS))
+#: The stored kinds that problems group, and their models.
+_PROBLEM_ITEMS: dict[str, type[Finding] | type[NeedsReviewItem]] = {"finding": Finding, "review": NeedsReviewItem}
 _ORDER = [field.alias or name for name, field in AuditResult.model_fields.items()]
 
 
@@ -43,7 +47,27 @@ def result_header(store: Store, run_id: str, request: AuditRequest, duration_ms:
         ),
     })
     dumped = header.model_dump(mode="json")
+    dumped["problems"] = run_problems(store, run_id, counts["ok"])
     return {key: value for key, value in dumped.items() if key not in _LISTS}
+
+
+def run_problems(store: Store, run_id: str, total_pages: int) -> list[dict[str, Any]]:
+    """The run's problems (:mod:`audit.problems`) from its stored findings and needs-review
+    items, read window by window and numbered as the whole result numbers them."""
+    builder = ProblemBuilder(total_pages)
+    for _name, kind, prefix in RESULT_LISTS:
+        model = _PROBLEM_ITEMS.get(kind)
+        if model is None:
+            continue
+        offset = 0
+        while window := store.findings(run_id, kind, offset=offset, limit=MAX_LIMIT):
+            for n, stored in enumerate(window, 1):
+                item = model.model_validate({**stored.data, "id": f"{prefix}{offset + n}"})
+                builder.add(item, is_finding=kind == "finding")
+            offset += len(window)
+            if len(window) < MAX_LIMIT:
+                break
+    return [problem.model_dump(mode="json") for problem in builder.problems()]
 
 
 def read_result(store: Store, run_id: str, offset: int, limit: int) -> dict[str, Any]:

@@ -57,7 +57,10 @@ async def test_churn_keeps_fingerprints_and_real_changes_do_not(browser, site):
     results = {}
     for name, change in changes.items():
         versions.serve(**change)
-        results[name] = await audit_page(browser, versions.url, make_request(versions.url), FAST)
+        # The static findings are this test's subject (the interaction phase would add its own
+        # on the empty link: focus moves to an element with no size).
+        request = make_request(versions.url, checks={"interaction": False})
+        results[name] = await audit_page(browser, versions.url, request, FAST)
 
     def prints(name: str) -> dict[str, list[str]]:
         by_rule: dict[str, list[str]] = {}

@@ -246,6 +246,7 @@ def test_result_serializes_camel_case():
         "durationMs",
         "engine",
         "llm",
+        "problems",
     } == set(data)
     assert data["score"] == 87.5 and data["pages"][0]["score"] == 87.5
     assert set(data["stats"]) == {

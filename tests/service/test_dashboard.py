@@ -108,7 +108,7 @@ async def test_audit_from_the_dashboard_with_evidence_and_diff(chromium, browser
         # finds at WCAG 2.2 AA: audited by the engine at the run's own link.
         audited = await run_audit(browser, make_request(f"{svc.url}/#run={second}"),
                                   EngineLimits(navigation_timeout=15, audit_timeout=60))
-        assert [(f.rule_id, f.selector) for f in audited.findings] == []
+        assert [(f.rule_id, f.selector) for f in audited.findings] == [], [f.failure_summary for f in audited.findings]
         assert audited.pages[0].status == "ok"
 
 

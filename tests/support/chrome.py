@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from cdpdriver.launcher import LaunchOptions, chromium_command, find_chromium
+from tests.support.reaper import reaper
 
 
 class SharedChromium:
@@ -29,6 +30,7 @@ class SharedChromium:
             argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.stderr,
             start_new_session=True,
         )
+        reaper().watch(self.process.pid)  # gone with this process, even without teardown
         port_file = profile / "DevToolsActivePort"
         deadline = time.monotonic() + 30
         while True:
@@ -53,5 +55,6 @@ class SharedChromium:
         except OSError:
             pass
         self.process.wait(timeout=10)
+        reaper().forget(self.process.pid)
         self.stderr.close()
         shutil.rmtree(self.workdir, ignore_errors=True)

@@ -29,6 +29,7 @@ import psycopg
 import pytest
 
 from tests.support.ports import free_port
+from tests.support.reaper import reaper
 
 _BIN_DIRS = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name), reverse=True)
 _START_ATTEMPTS = 3
@@ -92,6 +93,7 @@ class PostgresServer:
             except RuntimeError:
                 continue  # most likely the port was taken between probe and bind
             self.pid = int((self.data / "postmaster.pid").read_text().split()[0])
+            reaper().watch(self.pid)  # gone with this process, even without teardown
             return self
         log = self.log_path.read_text(errors="replace")[-2000:] if self.log_path.exists() else ""
         self.stop()
@@ -104,6 +106,7 @@ class PostgresServer:
             if self._postmaster_alive():
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(self.pid, signal.SIGKILL)
+            reaper().forget(self.pid)
             self.pid = None
         shutil.rmtree(self.workdir, ignore_errors=True)
 

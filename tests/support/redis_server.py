@@ -24,6 +24,8 @@ from pathlib import Path
 import pytest
 import redis
 
+from tests.support.reaper import reaper
+
 _START_ATTEMPTS = 3
 _START_TIMEOUT_S = 10.0
 
@@ -89,6 +91,7 @@ class RedisServer:
                 stderr=subprocess.DEVNULL,
                 start_new_session=True,
             )
+            reaper().watch(self.process.pid)  # gone with this process, even without teardown
             if self._wait_for_ping():
                 return self
             self._terminate()  # most likely the port was taken between probe and bind
@@ -116,14 +119,16 @@ class RedisServer:
     def _terminate(self) -> None:
         """SIGTERM, then SIGKILL if the server has not exited within five seconds."""
         process, self.process = self.process, None
-        if process is None or process.poll() is not None:
+        if process is None:
             return
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+        reaper().forget(process.pid)
 
     def stop(self) -> None:
         self._terminate()

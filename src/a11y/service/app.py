@@ -23,6 +23,7 @@ from .gate import AuditGate
 from .handlers import MAX_BODY_BYTES, Service, error_response, handle_audit, json_response
 from .jobs_api import register_jobs_routes
 from .jobs_schema import JOBS_OPENAPI
+from .problems_api import PROBLEMS_OPENAPI, register_problem_routes
 from .sites_api import register_sites_routes
 from .sites_schema import SITES_OPENAPI
 from .supervisor import BrowserSupervisor
@@ -73,7 +74,7 @@ def create_app(config: ServiceConfig) -> QuartTrio:
     )
     app.extensions["a11y"] = service
     capacity = Capacity(config.concurrency, usable_cpus())
-    schema = openapi_schema(JOBS_OPENAPI, SITES_OPENAPI, ARTIFACTS_OPENAPI)
+    schema = openapi_schema(JOBS_OPENAPI, SITES_OPENAPI, ARTIFACTS_OPENAPI, PROBLEMS_OPENAPI)
 
     @app.before_request
     async def read_your_writes() -> None:
@@ -102,6 +103,7 @@ def create_app(config: ServiceConfig) -> QuartTrio:
     register_jobs_routes(app, service)
     register_sites_routes(app, service)
     register_artifact_routes(app, service)
+    register_problem_routes(app, service)
     register_dashboard_routes(app, service)
 
     @app.after_request

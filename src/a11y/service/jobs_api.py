@@ -175,7 +175,7 @@ async def _report(service: Service, run_id: str, query: ReportQuery) -> Response
         screenshots, history = await report_evidence(jobs, run_id, inline=True)
         text = render_html(result, screenshots, history, run_id=run_id)
     else:
-        text = render(result, query.format)
+        text = render(result, query.format, group=query.group)
     return Response(text, status=200, content_type=REPORT_TYPES[query.format])
 
 

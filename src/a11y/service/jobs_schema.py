@@ -77,6 +77,10 @@ class ReportQuery(QueryModel):
     """``GET /audits/{id}/report``."""
 
     format: ReportFormat = Field("json", description="Report format.")
+    group: Literal["findings", "problems"] = Field(
+        "findings", description="sarif and junit: one result (test case) per finding, or per "
+        "problem (docs/problems.md).",
+    )
 
 
 class EventsQuery(QueryModel):

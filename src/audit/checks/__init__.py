@@ -26,7 +26,12 @@ from . import (
     aria_prohibited_global,
     asterisk_required,
     autoplay_audio,
+    autoplay_audio_brief,
+    bypass_collapsible,
+    bypass_heading,
+    bypass_landmark,
     bypass_reaches_main,
+    bypass_skip_link,
     duplicate_id_ref,
     field_name_unique,
     focus_visible,
@@ -80,7 +85,12 @@ from .spec import PREFIX, Check, Override
 
 CHECKS: tuple[Check, ...] = (
     autoplay_audio.CHECK,
+    autoplay_audio_brief.CHECK,
     bypass_reaches_main.CHECK,
+    bypass_heading.CHECK,
+    bypass_landmark.CHECK,
+    bypass_skip_link.CHECK,
+    bypass_collapsible.CHECK,
     focus_visible.CHECK,
     frame_name_purpose.CHECK,
     header_has_cells.CHECK,
@@ -138,8 +148,14 @@ OVERRIDES: tuple[Override, ...] = (
 )
 
 __all__ = [
-    "ADOPTED", "CHECKS", "OVERRIDES", "PREFIX",
-    "act_rules_added", "check_impacts", "configuration_script", "engine_of",
+    "ADOPTED",
+    "CHECKS",
+    "OVERRIDES",
+    "PREFIX",
+    "act_rules_added",
+    "check_impacts",
+    "configuration_script",
+    "engine_of",
 ]
 
 
@@ -171,7 +187,10 @@ def configuration_script() -> str:
     """The expression that registers every check, override and adopted rule with the axe just
     loaded (function sources are code; everything else crosses as JSON)."""
     functions = {
-        **{c.rule_id: _functions({"evaluate": c.script, "after": c.after, "matches": c.matches}) for c in CHECKS},
+        **{
+            c.rule_id: _functions({"evaluate": c.script, "after": c.after, "matches": c.matches})
+            for c in CHECKS
+        },
         **{o.name: _functions({"wrap": o.script}) for o in OVERRIDES},
     }
     table = "{" + ", ".join(f"{json.dumps(key)}: {value}" for key, value in functions.items()) + "}"
@@ -179,11 +198,20 @@ def configuration_script() -> str:
         json.dumps([c.axe_rule() for c in CHECKS]),
         json.dumps([c.axe_check() for c in CHECKS]),
         table,
-        json.dumps([{"name": o.name, "targets": list(o.targets), "part": o.part} for o in OVERRIDES]),
-        json.dumps([
-            {"id": a.rule_id, "select": a.select, "reviewOnFail": a.review_on_fail, "actIds": list(a.act_rules)}
-            for a in ADOPTED
-        ]),
+        json.dumps(
+            [{"name": o.name, "targets": list(o.targets), "part": o.part} for o in OVERRIDES]
+        ),
+        json.dumps(
+            [
+                {
+                    "id": a.rule_id,
+                    "select": a.select,
+                    "reviewOnFail": a.review_on_fail,
+                    "actIds": list(a.act_rules),
+                }
+                for a in ADOPTED
+            ]
+        ),
         json.dumps(sorted({rule for c in CHECKS for rule in c.supersedes})),
     ]
     return f"({load_script(__package__, 'configure_checks')})({', '.join(arguments)})"

@@ -38,6 +38,7 @@ from . import (
     zoom_clipped_text,
 )
 from .phase import DEFAULT_BUDGET, InteractionReport, interact, merged
+from .probe import PreparedWorld, prepare_world
 from .spec import InteractiveCheck, Outcome, Target
 
 INTERACTIVE: tuple[InteractiveCheck, ...] = (
@@ -65,7 +66,7 @@ INTERACTIVE: tuple[InteractiveCheck, ...] = (
     single_key_shortcut.CHECK,
     change_on_input.CHECK,
     device_motion.CHECK,
-    # Late: the page's own text edits since the phase began count as watching time.
+    # Late: the page's own text edits since the interaction world was made count as watching time.
     moving_content.CHECK,
     # Relayouts (cost="relayout": the phase runs them after all of the above).
     reflow.CHECK,
@@ -74,8 +75,19 @@ INTERACTIVE: tuple[InteractiveCheck, ...] = (
 )
 
 __all__ = [
-    "DEFAULT_BUDGET", "INTERACTIVE", "InteractionReport", "InteractiveCheck", "Outcome", "Target",
-    "interact", "interactive_act_rules", "interactive_impacts", "merged", "selected",
+    "DEFAULT_BUDGET",
+    "INTERACTIVE",
+    "InteractionReport",
+    "InteractiveCheck",
+    "Outcome",
+    "PreparedWorld",
+    "Target",
+    "interact",
+    "interactive_act_rules",
+    "interactive_impacts",
+    "merged",
+    "prepare_world",
+    "selected",
 ]
 
 

@@ -6,7 +6,9 @@ A select that loads another page as soon as an option is chosen (the classic lan
 country picker), a field that submits its form when it loses focus: keyboard users who
 browse the options with the arrow keys, or fix a typo, are sent elsewhere. The check takes
 the first :data:`MAX_FIELDS` visible, enabled single selects (two options or more) and text
-fields in document order. A select gets focus and a real ArrowDown (ArrowUp on its last
+fields in document order that a script can hear (a listener for typing, choosing or leaving
+a field on the field, an ancestor, the document or the window: without one, changing a setting
+cannot change the context, and the check passes the page without touching it). A select gets focus and a real ArrowDown (ArrowUp on its last
 option), which chooses the neighbouring option as a user browsing would, then the opposite
 key, which puts the choice back; a text field gets focus, one real character and a blur,
 then its value back. Meanwhile a :class:`~.focus_walk.ContextWatch` stops and records every
@@ -38,6 +40,12 @@ from .spec import InteractiveCheck, Outcome, Target
 
 MAX_FIELDS = 10
 RESERVE = 0.25
+#: What a change of a field's setting fires (typing, choosing, leaving it): a change of
+#: context on input needs a script listening for one of these.
+INPUT_EVENTS = frozenset({
+    "input", "beforeinput", "change", "keydown", "keyup", "keypress", "blur", "focusout",
+    "search", "compositionend", "textInput",
+})
 
 
 def _first_up(text: str) -> str:
@@ -89,9 +97,15 @@ async def _field(probe: Probe, watch: ContextWatch, field: dict[str, Any]) -> tu
 
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
+    if not await probe.listening(INPUT_EVENTS, load_script(__package__, "input_listeners")):
+        if await probe.call(load_script(__package__, "input_changes"), "find", 1):
+            yield Outcome(Target(("html",), "<html>"), "passed", (
+                "No script listens for typing, choosing or leaving a field, so changing a select or a text field "
+                "cannot change the context."))
+        return  # else no select or text field to change: the rule does not apply
     fields = await probe.call(load_script(__package__, "input_changes"), "find", MAX_FIELDS)
     if not fields:
-        return  # no select or text field to change: the rule does not apply
+        return  # no field a listener can hear (or none at all): nothing to try
     tried = 0
     found = 0
     async with ContextWatch(probe) as watch:

@@ -38,6 +38,10 @@ reported under axe's rule ids (see a11y-revealed-state), unless less than
 dialog, its target the dialog (the opener when the dialog is gone from the document once
 closed), its message all that was seen.
 
+A dialog with a problem seen while open is shot then, before it closes (:meth:`Probe.state_shot
+<audit.interactive.probe.Probe.state_shot>`, when the run takes screenshots): the finding's
+screenshot shows it open.
+
 Cost: one page-side call on every page (a millisecond without dialogs); about 200–400 ms per
 dialog; the check stops after :data:`MAX_SECONDS` or a share of the phase's remaining time.
 """
@@ -192,14 +196,17 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
                 yield outcome
         if info["modal"] and info["tabbables"]:
             await _tab_out(probe, seen)
+        dialog = Target.from_page(info)
+        # A problem seen while it is open is shot before it closes (focus where it went).
+        shot = await probe.state_shot(dialog, "open", scroll=False) if seen.verdict != "passed" else None
         closed = await _close(probe, seen)
         if closed is not None:
             _on_close(closed, seen)
-        target = Target.from_page(info if closed is None or closed["connected"] else control)
+        target = dialog if closed is None or closed["connected"] else Target.from_page(control)
         kind = "modal dialog" if info["modal"] else "dialog"
         yield Outcome(target, seen.verdict, (  # type: ignore[arg-type]
             f"{action[0].upper()}{action[1:]} {describe_control(control)} opened the {kind} {info['label']}: {seen.text()}."
-        ))
+        ), shot=shot if target is dialog else None)
         if closed is None or probe.navigated:
             return  # still open: the page is not as the next opener expects
 

@@ -21,7 +21,8 @@ Fails: an element covered at all 9 points, still covered after Escape. Needs rev
 same when what covers it is a modal dialog (focus escaped the dialog, a problem of its own).
 Passes: no fixed or sticky content on screen, or every element reached had a point left
 uncovered. Cost: the shared plan (one page-side call); with fixed content, a Tab press and
-read (some 5 to 10 ms) for at most 6 elements, an Escape per covered one.
+read (some 5 to 10 ms) for at most 6 elements, an Escape per covered one. A failing element
+is shown as it was, focused under the fixed content (the walk's :attr:`~.focus_walk.Step.shot`).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
             continue
         yield Outcome(Target.from_page(step.state), "failed", seen + (
             " (fixed or sticky content, still there after Escape). Keep focused elements clear of it, e.g. "
-            "with scroll-padding on the scrolling element, or make it smaller or dismissible."))
+            "with scroll-padding on the scrolling element, or make it smaller or dismissible."), shot=step.shot)
     if not found:
         yield Outcome(Target(("html",), "<html>"), "passed", _passed(walk))
 

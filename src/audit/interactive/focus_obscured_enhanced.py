@@ -9,8 +9,9 @@ view.
 Fails: an element with any of its points under opaque fixed or sticky content, still so
 after Escape (content the user can dismiss without moving focus does not count), and not a
 modal dialog (that case is the AA rule's review item). Passes: no point of any reached
-element is covered, or no fixed or sticky content is on screen. Cost: nothing beyond the
-shared visits.
+element is covered, or no fixed or sticky content is on screen. A wholly covered element
+carries the walk's shot of it focused (:attr:`~.focus_walk.Step.shot`); a partly covered one
+the run's element shot. Cost: nothing beyond the shared visits.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
         yield Outcome(Target.from_page(step.state), "failed", (
             f"{step.how} moved focus to {name(step.state)}, and {covered['by']['label']} (fixed or sticky content) "
             f"covers {part} of it once the browser has scrolled it into view. Keep focused elements wholly clear "
-            "of it, e.g. with scroll-padding on the scrolling element."))
+            "of it, e.g. with scroll-padding on the scrolling element."), shot=step.shot)
     if not found:
         yield Outcome(Target(("html",), "<html>"), "passed", _passed(walk))
 

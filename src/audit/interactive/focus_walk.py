@@ -27,7 +27,9 @@ it shows once the browser scrolled it into view: its box, whether any of it can 
 whether opaque fixed or sticky content covers it, where the press sent focus first when the
 page moved it on. An element that looks hidden or covered is read again once transitions and
 smooth scrolling have settled, and one entirely covered gets an Escape (content the user can
-reveal without moving focus does not count). Frames are followed as far as the frame element.
+reveal without moving focus does not count); one still covered is shot there and then, when
+the run takes screenshots (:attr:`Step.shot`, :data:`MAX_SHOTS`). Frames are followed as far
+as the frame element.
 
 While it presses on a page that listens for focus events, a :class:`ContextWatch` stops
 navigations to another document and records them (``js/context_guard.js``: the Navigation
@@ -51,7 +53,9 @@ import trio
 from cdpdriver import CDPError, JavaScriptError
 from cdpdriver.scripts import load_script
 
+from ..screenshots import StateShot
 from .probe import Probe
+from .spec import Target
 
 #: Event types without which receiving focus cannot change anything.
 FOCUS_EVENTS = frozenset({"focus", "focusin", "blur", "focusout"})
@@ -73,6 +77,9 @@ PLAN_LIMIT = 500
 JUMP = 400
 #: The presses stop with this much of the phase left, so the checks can still report.
 RESERVE = 0.25
+#: Elements shot while focused and wholly covered, at most (the focus-obscured findings'
+#: screenshots; shared by both checks, so counted here, not against either).
+MAX_SHOTS = 2
 SUBMISSIONS = "window[Symbol.for('a11y.blockedSubmissions')] || 0"
 
 
@@ -161,6 +168,9 @@ class Step:
     confirmed: bool | None = None
     #: Escape uncovered the element while it kept focus.
     revealed: bool = False
+    #: The element shot while focused and wholly covered (:meth:`Probe.state_shot
+    #: <audit.interactive.probe.Probe.state_shot>`): the focus-obscured findings' evidence.
+    shot: StateShot | None = None
 
 
 @dataclass
@@ -177,6 +187,8 @@ class Walk:
     #: The page left the audited document (a navigation that could not be stopped) on the
     #: press after focus was on this element, or on the first press (an empty dict).
     left_after: dict[str, Any] | None = None
+    #: State shots the walk took (:data:`MAX_SHOTS` at most).
+    shots: int = 0
 
 
 _WALKS: weakref.WeakKeyDictionary[Probe, Walk] = weakref.WeakKeyDictionary()
@@ -248,6 +260,13 @@ class _Walker:
             again = await self.read()
             step.changes += await self.watch.changes()
             step.revealed = bool(again and again.get("id") == state["id"] and not again.get("obscured"))
+            if not step.revealed and self.made.shots < MAX_SHOTS:
+                # Now, in place: once focus moves on the element is in view and clear again.
+                self.made.shots += 1
+                step.shot = await self.probe.state_shot(
+                    Target.from_page(state), "with keyboard focus, under fixed content",
+                    scroll=False, counted=False,
+                )
         return step
 
     async def tab_through(self) -> None:

@@ -25,6 +25,10 @@ and what became shown (``js/hover_state.js``) is put to the test:
 A trigger whose content passed all three yields ``passed``; a page where hovering showed
 nothing yields nothing. The pointer goes back to (0, 0), focus and scrolling are put back.
 
+Evidence: a failed or undecided trigger is shot in the state that shows the problem (hovered
+with its content, or still showing it after Escape; focused without it), when the run takes
+screenshots (:meth:`Probe.state_shot <audit.interactive.probe.Probe.state_shot>`).
+
 Cost: one page-side call on every page (a few milliseconds, plus the page's listener list when
 it listens for the pointer); per trigger that shows content about 0.3-0.5 s (pointer moves,
 waits for the page's show and hide delays), per trigger that shows nothing 50-250 ms.
@@ -39,6 +43,7 @@ import trio
 
 from cdpdriver.scripts import load_script
 
+from ..screenshots import StateShot
 from .probe import Probe
 from .spec import InteractiveCheck, Outcome, Target
 
@@ -58,8 +63,11 @@ async def _state(probe: Probe, mode: str, key: int, other: int = 0, wait_ms: int
 
 
 async def _try(probe: Probe, trigger: dict[str, Any]) -> Outcome | None:
-    """Hover one trigger; its outcome, or None when it shows nothing."""
+    """Hover one trigger; its outcome, or None when it shows nothing. A problem's state is shot
+    while it holds (the content shown over the page), for the finding's screenshot."""
     tid = trigger["id"]
+    target = Target.from_page(trigger)
+    shot: StateShot | None = None
     armed = await _state(probe, "arm", tid)
     if not armed:
         return None
@@ -78,11 +86,15 @@ async def _try(probe: Probe, trigger: dict[str, Any]) -> Outcome | None:
             await probe.move_mouse(point["x"], point["y"])
             if not await _state(probe, "still", cid, 0, HIDE_WAIT_MS):
                 problems.append(("failed", "it disappears when the pointer moves onto it, so it cannot be hovered"))
+                shot = await _shown_again(probe, armed, trigger, content)
     # Dismissible: Escape with the pointer where it is.
     if not problems:
         await probe.press("Escape")
         if await _state(probe, "still", cid, 0, HIDE_WAIT_MS):
             covers = await _state(probe, "covers", cid, tid) or {}
+            if covers.get("other") or covers.get("trigger"):
+                shot = await probe.state_shot(target, "hovered, after Escape", scroll=False,
+                                              beside=Target.from_page(content))
             if covers.get("other"):
                 problems.append(("failed", f"Escape does not dismiss it and it covers other content ({covers['label']})"))
             elif covers.get("trigger"):
@@ -93,15 +105,28 @@ async def _try(probe: Probe, trigger: dict[str, Any]) -> Outcome | None:
         again = await _state(probe, "arm", tid)
         if again and await _state(probe, "focus", tid):
             shown = await _state(probe, "read", tid, 0, SHOW_WAIT_MS[trigger["source"]])
+            if not shown:
+                shot = await probe.state_shot(target, "with keyboard focus, not hovered", scroll=False)
             await _state(probe, "blur", tid)
             if not shown:
                 problems.append(("cantTell", "it does not appear when the trigger gets keyboard focus; check that "
                                              "keyboard users get its information another way"))
-    target = Target.from_page(trigger)
     if not problems:
         return Outcome(target, "passed", f"{seen}: it can be hovered, dismissed and stays until then.")
     verdict = "failed" if any(v == "failed" for v, _ in problems) else "cantTell"
-    return Outcome(target, verdict, f"{seen}, but {'; '.join(p for _, p in problems)}.")  # type: ignore[arg-type]
+    return Outcome(target, verdict, f"{seen}, but {'; '.join(p for _, p in problems)}.", shot=shot)  # type: ignore[arg-type]
+
+
+async def _shown_again(
+    probe: Probe, armed: dict[str, Any], trigger: dict[str, Any], content: dict[str, Any]
+) -> StateShot | None:
+    """The trigger hovered again and shot with its content, which left when the pointer moved
+    onto it: the state the finding is about (only failures pay for the extra hover)."""
+    await probe.move_mouse(armed["x"], armed["y"])
+    if not await _state(probe, "still", content["cid"], 0, SHOW_WAIT_MS[trigger["source"]]):
+        return None
+    return await probe.state_shot(Target.from_page(trigger), "hovered", scroll=False,
+                                  beside=Target.from_page(content))
 
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:

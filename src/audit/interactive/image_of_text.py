@@ -18,9 +18,12 @@ fold are read as well as the others. Only images with a quarter or more of their
 one flat colour are read (set text, buttons, banners, diagrams; a photograph has none), and
 image buttons whatever they look like.
 
-Applies to images that are not decorative (``img`` with a non-empty alt or none, image
-buttons, ``role=img`` elements with no text of their own painted by one image file;
-``alt=""``, ``aria-hidden``, SVG and CSS background images are left out), rendered and at
+Applies to the image resources a page renders: ``img`` elements (decorative ones, ``alt=""``,
+too: text a sighted user sees is information, and an empty alternative keeps it from
+assistive technologies as well), image buttons, ``role=img`` elements with no text of their
+own painted by one image file, and empty elements painted by a CSS background image (a
+sprite, drawn at an offset, is left out); ``aria-hidden`` and inline SVG (its text is real
+text) are left out. They must be rendered and at
 least 40 x 12 CSS px; at most 8 a page, likeliest to hold text first (image buttons, long text
 alternatives, banner shapes, PNG/GIF/SVG files). A word counts when tesseract is at least 80 %
 sure of it and it looks like a word (letters only, with a vowel, three letters or more, or a
@@ -28,7 +31,9 @@ common two-letter word). An image fails when it shows three different such words
 with a mean confidence of 85 % or more, making up most of what was read, on a flat
 background (40 % or more of its pixels in one colour): clearly set text. Two different words,
 or one that its short text alternative repeats (a transcription), are left to review, as is
-text on a busy picture. A logo (its name, file or class says logo or brand, it links to the
+text on a busy picture; so is an image on a flat background where tesseract is unsure of a
+word (30 % or more) that the text beside the image says too: ornate lettering that repeats a
+heading or a greeting. A logo (its name, file or class says logo or brand, it links to the
 home page, or sits in a link in the page's banner) passes: logotypes are essential. So does
 text in a picture whose name says it is a screenshot, chart, diagram, map, photograph or the
 like, or describes far more than the text read (a diagram's labels): that text is part of
@@ -64,8 +69,16 @@ from .spec import InteractiveCheck, Outcome, Target
 #: how images are drawn for recognition (small ones enlarged up to maxScale towards
 #: targetHeight px, for tesseract reads text about 20 px high or more best; large ones shrunk to
 #: maxSide px, so that recognition time stays bounded) and how long an image may take to decode.
-LIMITS = {"images": 8, "scan": 400, "minWidth": 40, "minHeight": 12, "maxScale": 3, "targetHeight": 120,
-          "maxSide": 1000, "loadMs": 500}
+LIMITS = {
+    "images": 8,
+    "scan": 400,
+    "minWidth": 40,
+    "minHeight": 12,
+    "maxScale": 3,
+    "targetHeight": 120,
+    "maxSide": 1000,
+    "loadMs": 500,
+}
 #: Images read by OCR: those with at least this share of their pixels in one flat colour (set
 #: text, buttons, banners, diagrams; a photograph has none, and recognition costs 50-300 ms of
 #: CPU an image), and image buttons whatever they look like.
@@ -76,6 +89,9 @@ FILE_LIMIT = 3_000_000
 OCR_TIMEOUT = 2.5
 #: A word counts at this confidence (0-100); a failure needs this mean over its words.
 WORD_CONFIDENCE = 80
+#: A word read with less confidence is only a hint: review when the text beside the image has it.
+UNSURE_CONFIDENCE = 30
+UNSURE_LETTERS = 4
 FAIL_CONFIDENCE = 85
 #: A failure needs this many words, this share of what was read, and this share of the image in
 #: one flat colour (the background of set text; a photograph has none).
@@ -98,10 +114,36 @@ _VOWEL = re.compile(r"[aeiouyAEIOUY]")
 _CONSONANT_RUN = re.compile(r"[^aeiouyAEIOUY'’-]{5,}")
 _NAME_WORD = re.compile(r"[^\W\d_]+")
 _EDGES = "\"'“”‘’«»()[]{}.,:;!?¡¿*•·-–—_/\\|"
-SHORT_WORDS = frozenset({
-    "a", "i", "am", "an", "as", "at", "be", "by", "do", "go", "he", "if", "in", "is", "it", "me", "my", "no", "of",
-    "on", "or", "so", "to", "up", "us", "we",
-})
+SHORT_WORDS = frozenset(
+    {
+        "a",
+        "i",
+        "am",
+        "an",
+        "as",
+        "at",
+        "be",
+        "by",
+        "do",
+        "go",
+        "he",
+        "if",
+        "in",
+        "is",
+        "it",
+        "me",
+        "my",
+        "no",
+        "of",
+        "on",
+        "or",
+        "so",
+        "to",
+        "up",
+        "us",
+        "we",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -116,6 +158,8 @@ class Reading:
 
     words: tuple[Word, ...]
     tokens: int
+    #: Words that look like words, read with less than WORD_CONFIDENCE (hints, never proof).
+    unsure: tuple[Word, ...] = ()
 
     @property
     def text(self) -> str:
@@ -135,14 +179,19 @@ def wordlike(text: str) -> bool:
     than noise read off a picture."""
     if text.lower() in SHORT_WORDS:
         return len(text) > 1 or text in ("a", "I")
-    return (len(text) >= 3 and bool(_LETTERS.match(text)) and bool(_VOWEL.search(text))
-            and not _CONSONANT_RUN.search(text))
+    return (
+        len(text) >= 3
+        and bool(_LETTERS.match(text))
+        and bool(_VOWEL.search(text))
+        and not _CONSONANT_RUN.search(text)
+    )
 
 
 def parse(tsv: str, count: int) -> list[Reading]:
     """One reading for each of ``count`` images from tesseract's TSV, whose ``page_num`` is
     the image's place in the list."""
     words: list[list[Word]] = [[] for _ in range(count)]
+    unsure: list[list[Word]] = [[] for _ in range(count)]
     tokens = [0 for _ in range(count)]
     for row in csv.DictReader(io.StringIO(tsv), delimiter="\t", quoting=csv.QUOTE_NONE):
         try:
@@ -155,7 +204,9 @@ def parse(tsv: str, count: int) -> list[Reading]:
         tokens[page - 1] += 1
         if confidence >= WORD_CONFIDENCE and wordlike(text):
             words[page - 1].append(Word(text, confidence))
-    return [Reading(tuple(w), t) for w, t in zip(words, tokens, strict=True)]
+        elif confidence >= UNSURE_CONFIDENCE and wordlike(text):
+            unsure[page - 1].append(Word(text, confidence))
+    return [Reading(tuple(w), t, tuple(u)) for w, t, u in zip(words, tokens, unsure, strict=True)]
 
 
 async def recognise(shots: list[bytes], timeout: float) -> str | None:
@@ -175,7 +226,9 @@ async def recognise(shots: list[bytes], timeout: float) -> str | None:
         command = [binary, str(listing), "stdout", "-l", "eng", "--psm", "11", "tsv"]
         env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
         with trio.move_on_after(timeout):
-            done = await trio.run_process(command, capture_stdout=True, capture_stderr=True, check=False, env=env)
+            done = await trio.run_process(
+                command, capture_stdout=True, capture_stderr=True, check=False, env=env
+            )
             if done.returncode == 0:
                 return done.stdout.decode("utf-8", "replace")
     return None
@@ -191,7 +244,9 @@ def _named(reading: Reading, name: str) -> bool:
     the author transcribed the image's text (one word may be all that reads of it)."""
     said = {w.lower() for w in _NAME_WORD.findall(name)}
     return len(_NAME_WORD.findall(name)) <= TRANSCRIPT_WORDS and any(
-        w.text.lower() in said for w in reading.words if len(w.text) >= 3 and w.confidence >= NAMED_CONFIDENCE
+        w.text.lower() in said
+        for w in reading.words
+        if len(w.text) >= 3 and w.confidence >= NAMED_CONFIDENCE
     )
 
 
@@ -209,23 +264,48 @@ def verdict(image: dict[str, Any], reading: Reading, flat: float) -> tuple[str, 
     count = len(reading.words)
     distinct = {w.text.lower() for w in reading.words}
     if not any(len(w) >= 3 for w in distinct):
-        return None
+        return _echo(image, reading, flat)
     named = _named(reading, str(image.get("name") or ""))
     if not named and (len(distinct) < REVIEW_WORDS or reading.share < REVIEW_SHARE):
-        return None
-    seen = (f"OCR reads {_quoted(reading)} in this {image['kind']} "
-            f"({count} word{'s' if count > 1 else ''}, {reading.confidence:.0f}% confidence)")
+        return _echo(image, reading, flat)
+    seen = (
+        f"OCR reads {_quoted(reading)} in this {image['kind']} "
+        f"({count} word{'s' if count > 1 else ''}, {reading.confidence:.0f}% confidence)"
+    )
     if image["logo"]:
         return "passed", f"{seen}: a logo, whose text is essential."
     if _figure(image, reading):
         return "passed", f"{seen}: part of a picture its text alternative describes."
-    clear = (len(distinct) >= FAIL_WORDS and reading.confidence >= FAIL_CONFIDENCE and reading.share >= FAIL_SHARE
-             and flat >= FAIL_FLAT)
+    clear = (
+        len(distinct) >= FAIL_WORDS
+        and reading.confidence >= FAIL_CONFIDENCE
+        and reading.share >= FAIL_SHARE
+        and flat >= FAIL_FLAT
+    )
     if clear:
-        return "failed", (f"Image of text: {seen}. Text in an image cannot be resized, restyled or reflowed: "
-                          "use real text styled with CSS, unless this presentation is essential.")
-    return "cantTell", (f"{seen}. If the text is a significant part of the image and its presentation not "
-                        "essential (a logo), use real text styled with CSS instead.")
+        return "failed", (
+            f"Image of text: {seen}. Text in an image cannot be resized, restyled or reflowed: "
+            "use real text styled with CSS, unless this presentation is essential."
+        )
+    return "cantTell", (
+        f"{seen}. If the text is a significant part of the image and its presentation not "
+        "essential (a logo), use real text styled with CSS instead."
+    )
+
+
+def _echo(image: dict[str, Any], reading: Reading, flat: float) -> tuple[str, str] | None:
+    """Review for an image on a flat background that may show (tesseract is unsure) a word the
+    text beside it says: ornate lettering repeating a heading or greeting; else None."""
+    beside = {w.lower() for w in _NAME_WORD.findall(str(image.get("context") or ""))}
+    echoed = [
+        w.text for w in reading.unsure if len(w.text) >= UNSURE_LETTERS and w.text.lower() in beside
+    ]
+    if image["logo"] or flat < FAIL_FLAT or not echoed:
+        return None
+    return "cantTell", (
+        f'OCR may read "{" ".join(echoed[:6])}" in this {image["kind"]} (unsure), words the text '
+        "beside it says too. If the image shows text, use real text styled with CSS instead."
+    )
 
 
 def _type(data: bytes) -> str:
@@ -242,13 +322,19 @@ async def _pixels(probe: Probe, images: list[dict[str, Any]]) -> list[dict[str, 
     (the page cannot read such pixels itself)."""
     items: list[dict[str, Any] | None] = []
     for image in images:
-        item = {**{key: image[key] for key in ("width", "height", "background")},
-                "always": image["kind"] == "image button"}
+        item = {
+            **{key: image[key] for key in ("width", "height", "background")},
+            "always": image["kind"] == "image button",
+        }
         if image["local"]:
             items.append({**item, "target": image["target"], "src": image["src"]})
             continue
         data = await probe.resource(str(image["src"]), FILE_LIMIT)
-        items.append({**item, "data": base64.b64encode(data).decode("ascii"), "type": _type(data)} if data else None)
+        items.append(
+            {**item, "data": base64.b64encode(data).decode("ascii"), "type": _type(data)}
+            if data
+            else None
+        )
     sent = [item for item in items if item is not None]
     if not sent:
         return [None for _ in items]
@@ -262,7 +348,11 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
     images = await probe.call(load_script(__package__, "image_text_candidates"), LIMITS) or []
     logos = [image for image in images if image["logo"]]  # their text is essential: nothing to read
     others = [image for image in images if not image["logo"]]
-    drawn = [(image, pixels) for image, pixels in zip(others, await _pixels(probe, others), strict=True) if pixels]
+    drawn = [
+        (image, pixels)
+        for image, pixels in zip(others, await _pixels(probe, others), strict=True)
+        if pixels
+    ]
     if not logos and not drawn:
         return  # no image the rule applies to, or none whose pixels could be had
     read = [(image, pixels) for image, pixels in drawn if pixels.get("png")]
@@ -280,11 +370,15 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
     for outcome in flagged:
         yield outcome
     if not flagged:
-        first = (drawn[0][0] if drawn else logos[0])
-        yield Outcome(Target.from_page(first), "passed", (
-            f"{len(drawn) + len(logos)} image(s): {len(read)} read by OCR with no text to replace, "
-            f"{len(drawn) - len(read)} photograph-like (not read), {len(logos)} logo(s)."
-        ))
+        first = drawn[0][0] if drawn else logos[0]
+        yield Outcome(
+            Target.from_page(first),
+            "passed",
+            (
+                f"{len(drawn) + len(logos)} image(s): {len(read)} read by OCR with no text to replace, "
+                f"{len(drawn) - len(read)} photograph-like (not read), {len(logos)} logo(s)."
+            ),
+        )
 
 
 CHECK = InteractiveCheck(

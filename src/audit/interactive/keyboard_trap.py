@@ -21,6 +21,8 @@ inline handlers included) cannot hold focus, so the walk is skipped there: the r
 and passes. Inside a frame focus is followed as far as the frame element only, and a walk
 still inside a frame when its presses run out decides nothing. Cost: one key press and one
 read of about 30 ms per focusable element on pages that listen for key or focus events.
+A trap is shot while focus is still held in it (:meth:`Probe.state_shot
+<audit.interactive.probe.Probe.state_shot>`), when the run takes screenshots.
 """
 
 from __future__ import annotations
@@ -181,10 +183,14 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
         yield Outcome(document, "passed", tried)
         return
     path = " → ".join(f"{s['label']} ({s['text'][:30]!r})" if s["text"] else s["label"] for s in [*cycle, cycle[0]])
+    trap = Target.from_page(cycle[0])
+    # Focus is still in the cycle: the shot shows where it is held.
+    shot = await probe.state_shot(trap, "focus held in the cycle")
     yield Outcome(
-        Target.from_page(cycle[0]),
+        trap,
         verdict,  # type: ignore[arg-type]
         f"Keyboard trap: after Tab ×{tabs} focus kept cycling {path}; {tried}.",
+        shot=shot,
     )
 
 

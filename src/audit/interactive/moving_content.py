@@ -11,9 +11,10 @@ animations that move, scale, turn, fade or hide something for ever or past five 
 autoplaying videos without the browser's controls that loop or last more than five seconds;
 GIF, APNG and WebP images, whose frames and loops it reads from the file the page loaded
 (:mod:`~audit.interactive.animated_images`, no decoding); and text the page edits by itself at
-least twice (``js/moving_watch.js``). For the text, the page's edits since the phase began
-count (``a11yProbe.textEdits``: the time other checks took is watching time); the check waits
-until :data:`SPAN_MS` have passed since then, longer (:data:`EXTEND_MS` after the last edit)
+least twice (``js/moving_watch.js``). For the text, the page's edits since the interaction
+world was made count (``a11yProbe.textEdits``; the engine makes it while the page settles, so
+the static pass and the checks before this one are watching time); the check waits until
+:data:`SPAN_MS` have passed since then, longer (:data:`EXTEND_MS` after the last edit)
 while text is changing, :data:`CAP_MS` of its own at most. (``blink`` is left out: no
 browser has made it blink for a decade.)
 
@@ -48,7 +49,7 @@ from .probe import Probe
 from .spec import InteractiveCheck, Outcome, Target
 
 LIMITS = {"items": 4, "images": 4, "controls": 20, "longMs": 5000, "minArea": 100, "minImageArea": 24 * 24}
-#: Watching for self-updating text: since the phase began at least, after the last edit seen,
+#: Watching for self-updating text: since the interaction world was made at least, after the last edit seen,
 #: and of the check's own time at most; edits count when this far apart.
 SPAN_MS = 1050
 EXTEND_MS = 1150

@@ -40,6 +40,9 @@ PLACEHOLDERS = frozenset({
     "html page", "html document", "html5 template", "html template", "template", "blank", "blank page",
     "no title", "(no title)", "null", "undefined", "none",
 })
+#: Placeholders that, numbered ("Page 6", "Document 2"), may also be a page of a paginated series
+#: whose title was cut short: vague, but not certainly an editor's leftover.
+SERIES = frozenset({"page", "document", "web page", "webpage"})
 #: Words a home page (or a quiz) may be titled with alone: vague, but not certainly wrong.
 VAGUE = frozenset({"home", "homepage", "home page", "welcome", "start", "main", "main page", "start page", "test",
                    "testing"})
@@ -62,8 +65,11 @@ def judge(title: str, url: str) -> tuple[str, str] | None:
         return None  # an empty title is document-title's finding
     if not re.search(r"[^\W_]", shown):
         return "failed", "has no letter or digit: it names nothing"
-    if bare in PLACEHOLDERS or _TRAILING_NUMBER.sub("", bare) in PLACEHOLDERS:
+    numbered = _TRAILING_NUMBER.sub("", bare)
+    if bare in PLACEHOLDERS or (numbered in PLACEHOLDERS and numbered not in SERIES):
         return "failed", "is a placeholder left by an editor or a framework: it says nothing about the page"
+    if numbered in SERIES:
+        return "cantTell", "is a generic word and a number: a page of a series perhaps, but it does not say what the series is about"
     if _FILE.fullmatch(shown.strip(_EDGE)):
         return "failed", "is a file name: it says what the page is stored as, not what it is about"
     if _URL.fullmatch(shown) or shown.rstrip("/") == url.rstrip("/"):

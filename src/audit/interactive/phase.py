@@ -14,7 +14,9 @@ elements, their screenshots) finds the document it expects.
 Outcomes become rule results of axe's shape (:func:`results_of`): ``failed`` in
 ``violations``, ``cantTell`` in ``incomplete``, and a rule that applied in ``passes``, so the
 pure half of the package (findings, score, ``rulesTested``, fingerprints, reports) needs nothing
-new.
+new. The screenshots a check took of the state it found a barrier in (``Outcome.shot``) are
+handed on by rule and selector (:func:`state_shots_of`), for the run's screenshots to show in
+place of shots of the restored page.
 """
 
 from __future__ import annotations
@@ -32,8 +34,10 @@ import trio
 from cdpdriver import CDPError, JavaScriptError, Page
 from cdpdriver.scripts import call_expression, load_script
 
+from ..findings import selector_from_target
 from ..models import InteractionInfo, InteractionSkip
-from .probe import CALL_TIMEOUT, Probe
+from ..screenshots import ScreenshotPolicy, StateKey, StateShot
+from .probe import CALL_TIMEOUT, PreparedWorld, Probe
 from .spec import InteractiveCheck, Outcome
 
 log = logging.getLogger(__name__)
@@ -57,9 +61,13 @@ class InteractionReport:
         default_factory=lambda: {"violations": [], "incomplete": [], "passes": []}
     )
     info: InteractionInfo = field(default_factory=InteractionInfo)
+    #: The checks' state shots by (rule id, selector): see :func:`state_shots_of`.
+    state_shots: dict[StateKey, StateShot] = field(default_factory=dict)
 
 
-def results_of(outcomes: Iterable[tuple[InteractiveCheck, Outcome]]) -> dict[str, list[dict[str, Any]]]:
+def results_of(
+    outcomes: Iterable[tuple[InteractiveCheck, Outcome]],
+) -> dict[str, list[dict[str, Any]]]:
     """Rule results of axe's shape from outcomes: a rule appears once per list, with a node per
     failed or undecided target; a rule with only passed outcomes is listed in ``passes``. An
     outcome of another rule (:class:`~.spec.Outcome` ``rule``) is listed under that rule, its
@@ -76,19 +84,37 @@ def results_of(outcomes: Iterable[tuple[InteractiveCheck, Outcome]]) -> dict[str
         if outcome.node is not None:
             target.append(dict(outcome.node))
             continue
-        target.append({
-            "target": list(outcome.target.hops),
-            "html": outcome.target.html,
-            "impact": check.impact,
-            "failureSummary": outcome.message,
-            "any": [{"message": outcome.message}] if outcome.message else [],
-            "all": [],
-            "none": [],
-        })
+        target.append(
+            {
+                "target": list(outcome.target.hops),
+                "html": outcome.target.html,
+                "impact": check.impact,
+                "failureSummary": outcome.message,
+                "any": [{"message": outcome.message}] if outcome.message else [],
+                "all": [],
+                "none": [],
+            }
+        )
     results: dict[str, list[dict[str, Any]]] = {"violations": [], "incomplete": [], "passes": []}
     for (key, rule_id), found in nodes.items():
         results[key].append({**rules[rule_id], "nodes": found})
     return results
+
+
+def state_shots_of(
+    outcomes: Iterable[tuple[InteractiveCheck, Outcome]],
+) -> dict[StateKey, StateShot]:
+    """The state shots of failed and undecided outcomes by the (rule id, selector) their
+    finding will have (the rule and target :func:`results_of` reports them under): the first
+    of each, as the finding is the first of its rule and selector."""
+    shots: dict[StateKey, StateShot] = {}
+    for check, outcome in outcomes:
+        if outcome.shot is None or outcome.verdict == "passed":
+            continue
+        rule_id = str(outcome.rule["id"]) if outcome.rule is not None else check.rule_id
+        hops = outcome.node.get("target") if outcome.node is not None else list(outcome.target.hops)
+        shots.setdefault((rule_id, selector_from_target(hops)), outcome.shot)
+    return shots
 
 
 def merged(static: dict[str, Any], interactive: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
@@ -108,7 +134,11 @@ def merged(static: dict[str, Any], interactive: dict[str, list[dict[str, Any]]])
     for key, rules in interactive.items():
         added[key] = []
         for rule in rules:
-            nodes = [n for n in rule.get("nodes") or [] if (key, rule.get("id"), _target_key(n)) not in seen]
+            nodes = [
+                n
+                for n in rule.get("nodes") or []
+                if (key, rule.get("id"), _target_key(n)) not in seen
+            ]
             if nodes or key == "passes":
                 added[key].append({**rule, "nodes": nodes} if key != "passes" else rule)
     return {**static, **{key: [*(static.get(key) or []), *rules] for key, rules in added.items()}}
@@ -125,28 +155,47 @@ async def interact(
     budget: float = DEFAULT_BUDGET,
     *,
     axe_options: Mapping[str, Any] | None = None,
+    prepared: PreparedWorld | None = None,
+    shots: ScreenshotPolicy | None = None,
 ) -> InteractionReport:
     """Run ``checks`` on the loaded ``page`` within ``budget`` seconds (see the module
     docstring); ``axe_options`` are the request's axe-core options (the static pass's), for
-    checks that run axe again on what they revealed (:meth:`Probe.axe`). Never raises for
-    what the page does; cancellation from outside gets through."""
+    checks that run axe again on what they revealed (:meth:`Probe.axe`); ``prepared`` the
+    interaction world made while the page settled (:func:`~.probe.prepare_world`); ``shots``
+    the run's screenshot policy, None when it takes none (then no state shot is taken). Never
+    raises for what the page does; cancellation from outside gets through."""
     report = InteractionReport()
-    probe = Probe(page, url, trio.current_time() + budget, axe_options=axe_options)
+    probe = Probe(
+        page,
+        url,
+        trio.current_time() + budget,
+        axe_options=axe_options,
+        prepared=prepared,
+        shots=shots,
+    )
     outcomes: list[tuple[InteractiveCheck, Outcome]] = []
     try:
         with trio.fail_after(CALL_TIMEOUT):
             await probe.main_world(call_expression(load_script(__package__, "submission_guard")))
     except (CDPError, JavaScriptError, trio.TooSlowError) as exc:
-        report.info.skipped = [_skip(c, "unresponsive", f"The page did not answer: {exc}") for c in checks]
+        report.info.skipped = [
+            _skip(c, "unresponsive", f"The page did not answer: {exc}") for c in checks
+        ]
         return report
     opened_before = await _popups(page)
     ordered = sorted(checks, key=lambda c: c.cost != "low")
     for index, check in enumerate(ordered):
         if probe.navigated:
-            report.info.skipped += [_skip(c, "navigated", "An earlier check's action left the page.") for c in ordered[index:]]
+            report.info.skipped += [
+                _skip(c, "navigated", "An earlier check's action left the page.")
+                for c in ordered[index:]
+            ]
             break
         if probe.remaining() <= 0:
-            report.info.skipped += [_skip(c, "budget", f"The page's {budget:g} s of interaction ran out.") for c in ordered[index:]]
+            report.info.skipped += [
+                _skip(c, "budget", f"The page's {budget:g} s of interaction ran out.")
+                for c in ordered[index:]
+            ]
             break
         skip = await _run_one(probe, check, outcomes)
         if skip is None:
@@ -156,6 +205,7 @@ async def interact(
     await _tidy(probe, opened_before)
     report.info.blocked_submissions = await _blocked_submissions(probe)
     report.results = results_of(outcomes)
+    report.state_shots = state_shots_of(outcomes)
     return report
 
 
@@ -163,6 +213,7 @@ async def _run_one(
     probe: Probe, check: InteractiveCheck, outcomes: list[tuple[InteractiveCheck, Outcome]]
 ) -> InteractionSkip | None:
     """One check, its outcomes appended as they come (kept when it is stopped)."""
+    probe.begin_check()
     with trio.move_on_at(probe.deadline) as scope:
         try:
             async with aclosing(check.run(probe)) as run:
@@ -193,7 +244,11 @@ async def _popups(page: Page) -> set[str]:
             targets = await page.browser.targets()
     except (CDPError, trio.TooSlowError):
         return set()
-    return {str(t.target_id) for t in targets if t.type == "page" and str(t.opener_id or "") == page.session.target_id}
+    return {
+        str(t.target_id)
+        for t in targets
+        if t.type == "page" and str(t.opener_id or "") == page.session.target_id
+    }
 
 
 async def _tidy(probe: Probe, opened_before: set[str]) -> None:
@@ -203,7 +258,9 @@ async def _tidy(probe: Probe, opened_before: set[str]) -> None:
     with trio.CancelScope(shield=True), trio.move_on_after(RELOAD_TIMEOUT + CALL_TIMEOUT):
         for target_id in await _popups(page) - opened_before:
             try:
-                await page.browser.session.send("Target.closeTarget", {"targetId": target_id}, timeout=CALL_TIMEOUT)
+                await page.browser.session.send(
+                    "Target.closeTarget", {"targetId": target_id}, timeout=CALL_TIMEOUT
+                )
             except CDPError:
                 pass
         if probe.navigated:
@@ -225,7 +282,9 @@ async def _blocked_submissions(probe: Probe) -> int:
         return 0
     try:
         with trio.move_on_after(CALL_TIMEOUT):
-            return int(await probe.main_world("window[Symbol.for('a11y.blockedSubmissions')] || 0") or 0)
+            return int(
+                await probe.main_world("window[Symbol.for('a11y.blockedSubmissions')] || 0") or 0
+            )
     except (CDPError, JavaScriptError):
         pass
     return 0

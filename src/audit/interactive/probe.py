@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import logging
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass, replace
 from typing import Any
 
 import trio
@@ -34,7 +36,12 @@ from cdpdriver.protocol import dom, dom_debugger, emulation, runtime
 from cdpdriver.scripts import call_expression, load_script
 
 from ..axe import axe_world, inject
+from ..findings import selector_from_target
+from ..screenshots import ScreenshotPolicy, StateCamera, StateShot
 from ..viewports import current_viewport
+from .spec import Outcome, Target
+
+log = logging.getLogger(__name__)
 
 WORLD_NAME = "a11y-interact"
 #: One page-side call or input event at most; a page that takes longer is not answering.
@@ -52,6 +59,14 @@ LISTENING_LIMIT = 300
 #: How much of a listener's source :meth:`Probe.listening` passes on (enough to recognise a
 #: handler that only stops propagation).
 HANDLER_SOURCE_CHARS = 300
+#: State shots (:meth:`Probe.state_shot`) one check may take on a page: its first failures'
+#: evidence, while the phase's cost barely moves (a shot is some 50-150 ms on a loaded machine).
+STATE_SHOTS_PER_CHECK = 2
+#: One state shot at most, in seconds.
+STATE_SHOT_TIMEOUT = 3.0
+#: The phase's time a state shot leaves over: a check that shoots before it yields (while
+#: it holds the state) still has time to put the page back and report what it found.
+STATE_SHOT_RESERVE = 1.0
 
 
 _LISTENING_GROUP = "a11y-listening"
@@ -68,20 +83,61 @@ _LISTENING_CALL = """function (meta, args, ...nodes) {
 }"""
 
 
+@dataclass(frozen=True)
+class PreparedWorld:
+    """The interaction world made for one document before the phase (:func:`prepare_world`)."""
+
+    world: int
+    loader: str | None
+
+
+async def prepare_world(page: Page, timeout: float = CALL_TIMEOUT) -> PreparedWorld:
+    """Make the interaction world of the loaded document and load the helpers into it.
+
+    The engine calls this while the page settles, before axe runs: the helpers start recording
+    the page's own text edits then (``a11yProbe.textEdits``), so the settle and the static pass
+    count as watching time for checks that must see text update by itself, and the phase does
+    not wait for that time again. Raises :class:`~cdpdriver.CDPError`,
+    :class:`~cdpdriver.JavaScriptError` or :class:`trio.TooSlowError` when the page does not
+    let it happen (the phase then makes the world itself)."""
+    loader = page.document_loader_id
+    world = await isolated_world(page.session, page.main_frame_id, WORLD_NAME, timeout=timeout)
+    await evaluate(page.session, load_script(__package__, "probe_library"), world, timeout=timeout)
+    return PreparedWorld(world, loader)
+
+
 class Probe:
     """One page's interaction surface for the checks of one phase (see the module docstring)."""
 
     def __init__(
-        self, page: Page, url: str, deadline: float, *, axe_options: Mapping[str, Any] | None = None
+        self,
+        page: Page,
+        url: str,
+        deadline: float,
+        *,
+        axe_options: Mapping[str, Any] | None = None,
+        prepared: PreparedWorld | None = None,
+        shots: ScreenshotPolicy | None = None,
     ) -> None:
         self.page = page
         self.url = url
         self.deadline = deadline
         #: The request's axe-core options (rules by version and level), for :meth:`axe`.
         self.axe_options = dict(axe_options) if axe_options is not None else None
-        self._world: int | None = None
         self._loader = page.document_loader_id
+        self._listener_list: list[tuple[bool, Any]] | None = None
+        # A world made for another document (the page navigated since) is gone with it.
+        self._world = (
+            prepared.world if prepared is not None and prepared.loader == self._loader else None
+        )
         self._mouse = (0.0, 0.0)
+        # None when the run takes no screenshots: then no state shot is taken either.
+        self._camera = StateCamera(page, shots) if shots is not None else None
+        self._shots_left = STATE_SHOTS_PER_CHECK
+
+    def begin_check(self) -> None:
+        """Called by the phase before each check: its own allowance of state shots."""
+        self._shots_left = STATE_SHOTS_PER_CHECK
 
     # ------------------------------------------------------------------ time
 
@@ -102,9 +158,7 @@ class Probe:
     async def world(self) -> int:
         """The interaction world of the current document, with the helpers loaded."""
         if self._world is None:
-            world = await isolated_world(self.page.session, self.page.main_frame_id, WORLD_NAME, timeout=self._timeout())
-            await evaluate(self.page.session, load_script(__package__, "probe_library"), world, timeout=self._timeout())
-            self._world = world
+            self._world = (await prepare_world(self.page, self._timeout())).world
         return self._world
 
     async def call(self, function: str, *args: Any) -> Any:
@@ -112,12 +166,16 @@ class Probe:
         ``args`` in the interaction world; a returned promise is awaited."""
         world = await self.world()
         expression = call_expression(function, *args)
-        return await evaluate(self.page.session, expression, world, await_promise=True, timeout=self._timeout())
+        return await evaluate(
+            self.page.session, expression, world, await_promise=True, timeout=self._timeout()
+        )
 
     async def main_world(self, expression: str) -> Any:
         """Evaluate in the page's own world: for what only the page's scripts can see (its
         globals), never for judging."""
-        return await evaluate(self.page.session, expression, await_promise=True, timeout=self._timeout())
+        return await evaluate(
+            self.page.session, expression, await_promise=True, timeout=self._timeout()
+        )
 
     async def resource(self, url: str, limit: int = RESOURCE_LIMIT) -> bytes | None:
         """The bytes of a resource the top document already loaded (an image, a script), from
@@ -125,7 +183,9 @@ class Probe:
         None when the document has no such resource, it is empty or bigger than ``limit``."""
         try:
             reply = await self.page.session.send(
-                "Page.getResourceContent", {"frameId": self.page.main_frame_id, "url": url}, timeout=self._timeout()
+                "Page.getResourceContent",
+                {"frameId": self.page.main_frame_id, "url": url},
+                timeout=self._timeout(),
             )
         except CDPError:
             return None
@@ -133,7 +193,9 @@ class Probe:
         if not content or len(content) > limit * 4 // 3 + 4:
             return None
         try:
-            return base64.b64decode(content) if reply.get("base64Encoded") else content.encode("utf-8")
+            return (
+                base64.b64decode(content) if reply.get("base64Encoded") else content.encode("utf-8")
+            )
         except (binascii.Error, ValueError):
             return None
 
@@ -145,17 +207,36 @@ class Probe:
     async def listener_types(self) -> set[str]:
         """The event types the page listens for anywhere: the window, the document and every
         element below it, through shadow roots and frames (inline handlers included)."""
-        found: set[str] = set()
-        for expression, depth in (("window", 1), ("document", -1)):
-            handle = await evaluate_remote(self.page.session, expression, None, by_value=False, timeout=self._timeout())
-            object_id = runtime.RemoteObjectId(str(handle.object_id))
-            listeners = await self.page.session.execute(
-                dom_debugger.get_event_listeners(object_id, depth=depth, pierce=True), timeout=self._timeout()
-            )
-            found.update(listener.type for listener in listeners)
-        return found
+        return {listener.type for _, listener in await self._listeners()}
 
-    async def listening(self, types: Iterable[str], function: str, *args: Any, limit: int = LISTENING_LIMIT) -> Any:
+    async def _listeners(self) -> list[tuple[bool, Any]]:
+        """Every event listener of the window (flagged True) and of the document and its
+        nodes, as ``DOMDebugger.getEventListeners`` lists them: read once per phase (a walk of
+        the whole document), on the first check's asking, and shared by the checks after it.
+        What a check's action adds later (a menu that listens once opened) is not in it."""
+        if self._listener_list is None:
+            found: list[tuple[bool, Any]] = []
+            for expression, depth in (("window", 1), ("document", -1)):
+                handle = await evaluate_remote(
+                    self.page.session,
+                    expression,
+                    None,
+                    by_value=False,
+                    object_group=_LISTENING_GROUP,
+                    timeout=self._timeout(),
+                )
+                object_id = runtime.RemoteObjectId(str(handle.object_id))
+                listeners = await self.page.session.execute(
+                    dom_debugger.get_event_listeners(object_id, depth=depth, pierce=True),
+                    timeout=self._timeout(),
+                )
+                found += [(expression == "window", listener) for listener in listeners]
+            self._listener_list = found
+        return self._listener_list
+
+    async def listening(
+        self, types: Iterable[str], function: str, *args: Any, limit: int = LISTENING_LIMIT
+    ) -> Any:
         """Call ``function`` (a page-side function expression, ``load_script(...)``) in the
         interaction world as ``function(found, ...args)``, where ``found`` lists what has a
         listener of its own for one of ``types`` (``addEventListener`` or an inline handler):
@@ -173,10 +254,15 @@ class Probe:
             keys = list(owners)[:limit]
             async with session.batch(timeout=self._timeout()) as batch:
                 replies = [
-                    None if key is None else batch.execute(dom.resolve_node(
-                        backend_node_id=dom.BackendNodeId(key), object_group=_LISTENING_GROUP,
-                        execution_context_id=runtime.ExecutionContextId(world),
-                    ))
+                    None
+                    if key is None
+                    else batch.execute(
+                        dom.resolve_node(
+                            backend_node_id=dom.BackendNodeId(key),
+                            object_group=_LISTENING_GROUP,
+                            execution_context_id=runtime.ExecutionContextId(world),
+                        )
+                    )
                     for key in keys
                 ]
             meta: list[dict[str, Any]] = []
@@ -189,12 +275,20 @@ class Probe:
                     if object_id is None:
                         continue  # gone since, or in another frame's document
                     arguments.append({"objectId": str(object_id)})
-                meta.append({"types": sorted({h["type"] for h in owners[key]}), "handlers": owners[key]})
-            reply = await session.send("Runtime.callFunctionOn", {
-                "functionDeclaration": _LISTENING_CALL.replace("FUNCTION", function),
-                "executionContextId": world, "returnByValue": True, "awaitPromise": True,
-                "arguments": [{"value": meta}, {"value": list(args)}, *arguments],
-            }, timeout=self._timeout())
+                meta.append(
+                    {"types": sorted({h["type"] for h in owners[key]}), "handlers": owners[key]}
+                )
+            reply = await session.send(
+                "Runtime.callFunctionOn",
+                {
+                    "functionDeclaration": _LISTENING_CALL.replace("FUNCTION", function),
+                    "executionContextId": world,
+                    "returnByValue": True,
+                    "awaitPromise": True,
+                    "arguments": [{"value": meta}, {"value": list(args)}, *arguments],
+                },
+                timeout=self._timeout(),
+            )
             return unwrap_evaluation(runtime.CallFunctionOnResult.from_json(reply))
         finally:
             with trio.CancelScope(shield=True), trio.move_on_after(CALL_TIMEOUT):
@@ -204,21 +298,12 @@ class Probe:
         """The handlers of ``types`` by the backend node id of their owner (None for the
         window), the window first, then in document order."""
         owners: dict[int | None, list[dict[str, str]]] = {}
-        for expression, depth in (("window", 1), ("document", -1)):
-            handle = await evaluate_remote(
-                self.page.session, expression, None, by_value=False, object_group=_LISTENING_GROUP,
-                timeout=self._timeout(),
-            )
-            object_id = runtime.RemoteObjectId(str(handle.object_id))
-            listeners = await self.page.session.execute(
-                dom_debugger.get_event_listeners(object_id, depth=depth, pierce=True), timeout=self._timeout()
-            )
-            for listener in listeners:
-                key = None if expression == "window" else listener.backend_node_id
-                if listener.type not in types or (key is None and expression != "window"):
-                    continue
-                source = str(getattr(listener.handler, "description", "") or "")[:HANDLER_SOURCE_CHARS]
-                owners.setdefault(key, []).append({"type": listener.type, "source": source})
+        for on_window, listener in await self._listeners():
+            key = None if on_window else listener.backend_node_id
+            if listener.type not in types or (key is None and not on_window):
+                continue
+            source = str(getattr(listener.handler, "description", "") or "")[:HANDLER_SOURCE_CHARS]
+            owners.setdefault(key, []).append({"type": listener.type, "source": source})
         return owners
 
     @contextmanager
@@ -227,6 +312,7 @@ class Probe:
         a link or a form with a target; ``Page.windowOpen``, popup blocker or not): a function
         returning the URLs asked for since its last call. The phase closes what opened."""
         with self.page.session.listen("Page.windowOpen") as events:
+
             def taken() -> list[str]:
                 urls: list[str] = []
                 while True:
@@ -243,7 +329,9 @@ class Probe:
         with trio.fail_after(self._timeout()):
             targets = await self.page.browser.targets()
         mine = self.page.session.target_id
-        return {str(t.target_id) for t in targets if t.type == "page" and str(t.opener_id or "") == mine}
+        return {
+            str(t.target_id) for t in targets if t.type == "page" and str(t.opener_id or "") == mine
+        }
 
     async def close_windows(self, keep: Iterable[str] = ()) -> int:
         """Close the windows this page opened (:meth:`opened_windows`) but those of ``keep``
@@ -252,7 +340,9 @@ class Probe:
         opened = await self.opened_windows() - set(keep)
         for target_id in opened:
             try:
-                await self.page.browser.session.send("Target.closeTarget", {"targetId": target_id}, timeout=self._timeout())
+                await self.page.browser.session.send(
+                    "Target.closeTarget", {"targetId": target_id}, timeout=self._timeout()
+                )
             except CDPError:
                 pass
         return len(opened)
@@ -272,9 +362,72 @@ class Probe:
         if await evaluate(session, "typeof axe", world, timeout=self._timeout()) == "undefined":
             await inject(session, world, timeout=self._timeout())
         return await call_function(
-            session, load_script(__package__, "axe_include"), list(include), self.axe_options,
-            context_id=world, await_promise=True, timeout=self._timeout(),
+            session,
+            load_script(__package__, "axe_include"),
+            list(include),
+            self.axe_options,
+            context_id=world,
+            await_promise=True,
+            timeout=self._timeout(),
         )
+
+    # ------------------------------------------------------------------ evidence
+
+    @property
+    def takes_state_shots(self) -> bool:
+        """Whether :meth:`state_shot` would shoot now: for a check that must put a state back
+        (at a cost) before it can shoot it."""
+        return self._camera is not None and self._shots_left > 0 and (
+            self.remaining() > STATE_SHOT_RESERVE
+        )
+
+    async def state_shot(
+        self,
+        target: Target,
+        state: str,
+        *,
+        scroll: bool = True,
+        beside: Target | None = None,
+        counted: bool = True,
+    ) -> StateShot | None:
+        """A screenshot of ``target`` (with its context, outlined, sized like the run's
+        element shots) in the state the page is in now, which the phase undoes before the
+        run's screenshots are taken: evidence of a barrier that shows only in it. ``state``
+        says what it is ("at 320 CSS px wide"); ``scroll`` False shoots the element where it
+        is (scrolling would end a hover or move focus out from under a sticky bar);
+        ``beside`` is another element the clip takes in too (a tooltip). None when the run
+        takes no screenshots, the check has had its :data:`STATE_SHOTS_PER_CHECK`, or the page
+        will not be shot; never raises for what the page does. A shot not ``counted`` is not
+        the running check's: work shared by several checks (:mod:`.focus_walk`) bounds its own.
+        """
+        spare = self.remaining() - STATE_SHOT_RESERVE
+        if self._camera is None or (counted and self._shots_left <= 0) or spare <= 0:
+            return None
+        if counted:
+            self._shots_left -= 1
+        other = selector_from_target(list(beside.hops)) if beside is not None else None
+        with trio.move_on_after(min(STATE_SHOT_TIMEOUT, spare)):
+            try:
+                return await self._camera.shoot(
+                    selector_from_target(list(target.hops)), state, scroll=scroll, beside=other
+                )
+            except (CDPError, JavaScriptError) as exc:
+                log.debug("no state shot of %s on %s: %s", target.hops, self.url, exc)
+        return None
+
+    async def with_state_shots(
+        self, outcomes: Iterable[Outcome], state: str, *, scroll: bool = True
+    ) -> list[Outcome]:
+        """``outcomes`` with a :meth:`state_shot` on the first failed or undecided ones (as
+        many as the check may take): for a check that collects its outcomes while it holds
+        a state, before it puts the page back."""
+        shot_ones: list[Outcome] = []
+        for outcome in outcomes:
+            if outcome.verdict != "passed" and self._shots_left > 0:
+                shot = await self.state_shot(outcome.target, state, scroll=scroll)
+                outcome = replace(outcome, shot=shot) if shot is not None else outcome
+            shot_ones.append(outcome)
+        return shot_ones
 
     # ------------------------------------------------------------------ input
 
@@ -310,8 +463,14 @@ class Probe:
             for kind in ("mousePressed", "mouseReleased"):
                 await self.page.session.send(
                     "Input.dispatchMouseEvent",
-                    {"type": kind, "x": x, "y": y, "button": "left", "buttons": 1 if kind == "mousePressed" else 0,
-                     "clickCount": 1},
+                    {
+                        "type": kind,
+                        "x": x,
+                        "y": y,
+                        "button": "left",
+                        "buttons": 1 if kind == "mousePressed" else 0,
+                        "clickCount": 1,
+                    },
                 )
         self._mouse = (x, y)
 
@@ -331,7 +490,9 @@ class Probe:
         session = self.page.session
         size = load_script(__package__, "screen_size")
         before = await self.call(size, 0, 0, 0)
-        await session.execute(emulation.set_device_metrics_override(width, height, 1, False), timeout=self._timeout())
+        await session.execute(
+            emulation.set_device_metrics_override(width, height, 1, False), timeout=self._timeout()
+        )
         try:
             # The new size reaches the page's renderer a little later: read nothing before.
             await self.call(size, width, height, SCREEN_WAIT_MS)
@@ -342,12 +503,22 @@ class Probe:
                 if viewport is None:
                     await session.execute(emulation.clear_device_metrics_override())
                 else:
-                    await session.execute(emulation.set_device_metrics_override(
-                        viewport.width, viewport.height, viewport.device_scale_factor, viewport.mobile
-                    ))
+                    await session.execute(
+                        emulation.set_device_metrics_override(
+                            viewport.width,
+                            viewport.height,
+                            viewport.device_scale_factor,
+                            viewport.mobile,
+                        )
+                    )
                 try:  # and the page's own size back before anything reads it
                     world = await self.world()
-                    await evaluate(session, call_expression(size, *before, SCREEN_WAIT_MS), world,
-                                   await_promise=True, timeout=CALL_TIMEOUT)
+                    await evaluate(
+                        session,
+                        call_expression(size, *before, SCREEN_WAIT_MS),
+                        world,
+                        await_promise=True,
+                        timeout=CALL_TIMEOUT,
+                    )
                 except (CDPError, JavaScriptError, trio.TooSlowError):
                     pass

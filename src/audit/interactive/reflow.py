@@ -24,6 +24,10 @@ overflows (a long word or URL), and classed:
 - ``passed``: nothing sticks out, or only exempt content does (data tables, ``pre``/``code``,
   ``svg``/``canvas``, media, images named as maps or diagrams, grids and toolbars).
 
+Evidence: the first failed or undecided culprits are shot at 320 CSS px wide
+(:meth:`Probe.state_shot <audit.interactive.probe.Probe.state_shot>`), when the run takes
+screenshots.
+
 Cost: one relayout to 320 x 256 and back, and one page-side call that reads the boxes of the
 elements whose own box or content reaches past the edge (a few milliseconds on a page that
 reflows; the read is capped at :data:`LIMITS` ``ms``).
@@ -31,7 +35,7 @@ reflows; the read is capped at :data:`LIMITS` ``ms``).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from cdpdriver.scripts import load_script
@@ -59,6 +63,14 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
     async with probe.screen(WIDTH, HEIGHT):
         await probe.frames()  # the page's resize handlers run (menus that collapse by script)
         found = await probe.call(load_script(__package__, "reflow"), LIMITS)
+        # Judged, and the culprits shot, while the page is this narrow: only then do they stick out.
+        outcomes = await probe.with_state_shots(_judged(found), f"at {WIDTH} CSS px wide")
+    for outcome in outcomes:
+        yield outcome
+
+
+def _judged(found: dict[str, Any] | None) -> Iterator[Outcome]:
+    """The outcomes of what the page-side read found at :data:`WIDTH` px."""
     if not found:
         return
     document = Target(("html",), "<html>")

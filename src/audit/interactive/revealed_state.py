@@ -29,6 +29,10 @@ every other control that revealed content. A control that reveals nothing yields
 page with no candidate is inapplicable. Content still fading in when the settle time ran out
 is not judged for colour.
 
+Evidence: while the content is shown, the first failed or undecided outcomes are shot
+(:meth:`Probe.state_shot <audit.interactive.probe.Probe.state_shot>`, when the run takes
+screenshots): put back, the content is hidden and could not be shot.
+
 Cost: one page-side call on every page (a few milliseconds); per control, about 100–200 ms
 (activation, settling, axe-core on the revealed part, putting back); the check stops after
 :data:`MAX_SECONDS` or a share of the phase's remaining time.
@@ -37,6 +41,7 @@ Cost: one page-side call on every page (a few milliseconds); per control, about 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import trio
 
@@ -112,9 +117,16 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
             shown = ", ".join(root["label"] for root in roots[:3]) + (f" and {len(roots) - 3} more" if len(roots) > 3 else "")
             change = state_change(control, after)
             context = f"Shown after {action} {describe_control(control)}{f' ({change})' if change else ''}"
-            for outcome in await audit(probe, roots, context, seen, faded=after["faded"] or not after["settled"]):
+            # Shot while open (hidden once put back); where it is: scrolling may close a menu.
+            state = f"after {action} {describe_control(control)}"
+            found = await audit(probe, roots, context, seen, faded=after["faded"] or not after["settled"])
+            for outcome in await probe.with_state_shots(found, state, scroll=False):
                 yield outcome
-            yield _own_outcome(control, action, after, shown)
+            own = _own_outcome(control, action, after, shown)
+            if own.verdict != "passed":
+                beside = Target((roots[0]["target"],), "")  # a selector, or a path through shadow roots
+                own = replace(own, shot=await probe.state_shot(own.target, state, scroll=False, beside=beside))
+            yield own
         if probe.navigated or not await put_back(probe, control, action, after):
             return  # the page is not as the next control expects
 

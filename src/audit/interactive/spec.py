@@ -26,6 +26,7 @@ from ..checks.spec import PREFIX, rule_tags
 DOCS_URL = "docs/interactive-checks.md"
 
 if TYPE_CHECKING:
+    from ..screenshots import StateShot
     from .probe import Probe
 
 Verdict = Literal["failed", "cantTell", "passed"]
@@ -56,13 +57,18 @@ class Outcome:
     kept whole (its messages already say what was done to reach it). This is how a check
     that runs axe-core again, on content only an action shows (:meth:`Probe.axe
     <audit.interactive.probe.Probe.axe>`), reports what axe found there under axe's own rule
-    ids, so it reads like any other finding."""
+    ids, so it reads like any other finding.
+
+    ``shot`` is the element as the page showed it while the check held the state the barrier
+    shows in (:meth:`Probe.state_shot <audit.interactive.probe.Probe.state_shot>`): the
+    finding's screenshot, in place of one of the restored page."""
 
     target: Target
     verdict: Verdict
     message: str = ""
     rule: Mapping[str, Any] | None = field(default=None, compare=False)
     node: Mapping[str, Any] | None = field(default=None, compare=False)
+    shot: StateShot | None = field(default=None, compare=False, repr=False)
 
 
 #: The check itself: drives the page through the probe and yields outcomes as it finds them.

@@ -28,6 +28,10 @@ cannot change it: axe-core's ``avoid-inline-spacing`` reports that), and so is t
 elements that are animating (their boxes move between the two reads), icon-font glyphs and
 text that is not visible.
 
+Evidence: when the run takes screenshots and something failed, the spacing is put on again
+(``js/spacing_sheet.js``, the same rules) for the first failures' state shots
+(:meth:`Probe.state_shot <audit.interactive.probe.Probe.state_shot>`), and taken off.
+
 Cost: two relayouts of the page at its own size (the sheet added, then removed) and two
 reads of the text's line boxes, in one page-side call (about 10-40 ms on a typical page; the
 collection stops after :data:`LIMITS` ``ms``).
@@ -35,11 +39,15 @@ collection stops after :data:`LIMITS` ``ms``).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
+import trio
+
+from cdpdriver import CDPError, JavaScriptError
 from cdpdriver.scripts import load_script
 
-from .probe import Probe
+from .probe import CALL_TIMEOUT, Probe
 from .spec import InteractiveCheck, Outcome, Target
 
 LIMITS = {"texts": 1500, "reported": 5, "ms": 60}
@@ -48,6 +56,30 @@ SPACING = "line height 1.5, letter spacing 0.12 em, word spacing 0.16 em, 2 em a
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
     found = await probe.call(load_script(__package__, "text_layout"), "spacing", LIMITS)
+    outcomes = list(_judged(found))
+    if probe.takes_state_shots and any(o.verdict != "passed" for o in outcomes):
+        outcomes = await _shot_with_spacing(probe, outcomes)
+    for outcome in outcomes:
+        yield outcome
+
+
+async def _shot_with_spacing(probe: Probe, outcomes: list[Outcome]) -> list[Outcome]:
+    """The outcomes, the first failures shot with the spacing put on again for the time of the
+    shots (the measurement took it off at once), and off again on every path."""
+    sheet = load_script(__package__, "spacing_sheet")
+    try:
+        await probe.call(sheet, True)
+        return await probe.with_state_shots(outcomes, "with WCAG 1.4.12 text spacing")
+    finally:
+        with trio.CancelScope(shield=True), trio.move_on_after(CALL_TIMEOUT):
+            try:
+                await probe.call(sheet, False)
+            except (CDPError, JavaScriptError, trio.TooSlowError):
+                pass
+
+
+def _judged(found: dict[str, Any] | None) -> Iterator[Outcome]:
+    """The outcomes of what the page-side measurement found."""
     if not found or not found["applies"]:
         return
     with_spacing = f"With WCAG 1.4.12's text spacing ({SPACING})"

@@ -24,13 +24,16 @@ off-screen slide, a 1 px "visually hidden" box, ``aria-hidden`` text) is not jud
   may show the rest.
 - ``passed``: visible text has an ancestor that hides overflow, and none of it is cut.
 
+Evidence: the first failed or undecided boxes are shot at 640 x 512 (:meth:`Probe.state_shot
+<audit.interactive.probe.Probe.state_shot>`), when the run takes screenshots.
+
 Cost: one relayout to 640 x 512 and back, and one page-side call (a few milliseconds; the
 read stops after :data:`LIMITS` ``ms``).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from cdpdriver.scripts import load_script
@@ -56,6 +59,15 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
     async with probe.screen(WIDTH, HEIGHT):
         await probe.frames()
         found = await probe.call(load_script(__package__, "text_layout"), "clipped", LIMITS)
+        # Judged, and the cut text shot, while zoomed: at the page's own size it may fit.
+        state = f"at {WIDTH} x {HEIGHT} CSS px (200% zoom)"
+        outcomes = await probe.with_state_shots(_judged(found), state)
+    for outcome in outcomes:
+        yield outcome
+
+
+def _judged(found: dict[str, Any] | None) -> Iterator[Outcome]:
+    """The outcomes of what the page-side read found at 200% zoom."""
     if not found or not found["applies"]:
         return
     at = f"At {WIDTH} x {HEIGHT} CSS px (1280 x 1024 zoomed to 200%)"

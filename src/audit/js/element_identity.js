@@ -2,7 +2,11 @@
 // for each axe selector of that frame (a CSS selector, or a list of them through open shadow
 // roots), the element's churn-proof identity {tag, role, name, label, text, attrs,
 // landmarks, documentUrl}, or null when no element matches. Selectors, classes and
-// positions are read only to find the element, never returned.
+// positions are read only to find the element, never returned in the identity. Beside it,
+// `component` describes the element's structure and style for grouping findings into
+// problems (audit.problems.signature): tag, classes, role, ARIA attribute names, the
+// ancestors' tags, classes and roles, and a few computed style values; never a text, an
+// href or a position among siblings.
 (function (selectors) {
   const NAME_LIMIT = 120;
   const TEXT_LIMIT = 80;
@@ -157,6 +161,72 @@
     return chain;
   }
 
+  const PATH_LIMIT = 12;
+  const CLASS_LIMIT = 8;
+
+  function classes(el) {
+    return Array.from(el.classList || []).slice(0, CLASS_LIMIT);
+  }
+
+  function step(el) {
+    return { tag: el.localName, classes: classes(el), role: norm(el.getAttribute('role')) };
+  }
+
+  // The first ancestor colour that is not transparent: what the text is read against.
+  // Remembered for every node walked through, so siblings share one walk up the tree.
+  const backdrops = new Map();
+  function backdrop(el) {
+    const walked = [];
+    let found = '';
+    for (let node = el; node && node.nodeType === Node.ELEMENT_NODE; node = parentAcrossShadow(node)) {
+      if (backdrops.has(node)) {
+        found = backdrops.get(node);
+        break;
+      }
+      walked.push(node);
+      const bg = getComputedStyle(node).backgroundColor;
+      if (bg && bg !== 'transparent' && bg !== 'rgba(0, 0, 0, 0)') {
+        found = bg;
+        break;
+      }
+    }
+    for (const node of walked) backdrops.set(node, found);
+    return found;
+  }
+
+  function style(el) {
+    const cs = getComputedStyle(el);
+    const parent = parentAcrossShadow(el);
+    return {
+      color: cs.color,
+      background: backdrop(el),
+      fontSize: cs.fontSize,
+      fontWeight: cs.fontWeight,
+      lineHeight: cs.lineHeight,
+      display: cs.display,
+      padding: cs.padding,
+      textDecoration: cs.textDecorationLine,
+      parentColor: parent ? getComputedStyle(parent).color : '',
+    };
+  }
+
+  function component(el) {
+    const path = [];
+    for (let node = parentAcrossShadow(el); node && path.length < PATH_LIMIT; node = parentAcrossShadow(node)) {
+      if (node.localName === 'body' || node.localName === 'html') break;
+      path.push(step(node));
+    }
+    const aria = Array.from(el.attributes).map((a) => a.name).filter((n) => n.startsWith('aria-'));
+    return {
+      ...step(el),
+      computedRole: role(el),
+      type: el.localName === 'input' || el.localName === 'button' ? (el.getAttribute('type') || '') : '',
+      aria: aria.sort(),
+      path,
+      style: style(el),
+    };
+  }
+
   function identity(el) {
     const elRole = role(el);
     const attrs = {};
@@ -173,6 +243,7 @@
       attrs,
       landmarks: landmarks(el),
       documentUrl: document.URL,
+      component: component(el),
     };
   }
 

@@ -1,5 +1,5 @@
 // Whole script, run once in the screenshots' isolated world after evidence_page_helpers.js:
-// installs globalThis.__a11yShots ({view, top, frame, clear}, the page-side half of
+// installs globalThis.__a11yShots ({view, top, frame, box, clear}, the page-side half of
 // audit.screenshots); returns true.
 /* global __a11yLlm */
 (() => {
@@ -37,13 +37,15 @@
     if (!mark.isConnected) document.documentElement.appendChild(mark);
   }
   // The element of a finding's selector scrolled into view (and outlined): its border box in
-  // the top document's coordinates and the view it is in, or {skip: reason}.
-  function frame(selector, outline) {
+  // the top document's coordinates and the view it is in, or {skip: reason}. With scroll
+  // false it is taken where it is (a state shot of a focused element under a sticky bar,
+  // or of a hovered trigger: scrolling would end the state the shot is for).
+  function frame(selector, outline, scroll = true) {
     if (home === null) home = {x: window.scrollX, y: window.scrollY};
     const el = __a11yLlm.resolve(selector);
     if (!el) return {skip: 'not found (removed, or inside a cross-origin frame)'};
     if (mark !== null) mark.remove();
-    el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+    if (scroll) el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
     const offset = __a11yLlm.frameOffset(el);
     if (!offset) return {skip: 'inside a cross-origin frame'};
     // An empty inline element (a link without text) has a place but no width: shot there.
@@ -56,6 +58,16 @@
       view: view(),
     };
   }
+  // The border box of another element in the top document's coordinates, nothing scrolled
+  // or drawn (what a state shot shows beside its element: a hovered trigger's tooltip), or null.
+  function box(selector) {
+    const el = __a11yLlm.resolve(selector);
+    const offset = el && __a11yLlm.frameOffset(el);
+    if (!offset || el.getClientRects().length === 0) return null;
+    const r = el.getBoundingClientRect();
+    return {x: r.left + offset.x + window.scrollX, y: r.top + offset.y + window.scrollY,
+      width: r.width, height: r.height};
+  }
   // The page as it was: no outline, scrolled back to where it was before top() or frame().
   function clear() {
     if (mark !== null) mark.remove();
@@ -64,6 +76,6 @@
     home = null;
     return true;
   }
-  globalThis.__a11yShots = {view, top, frame, clear};
+  globalThis.__a11yShots = {view, top, frame, box, clear};
   return true;
 })()

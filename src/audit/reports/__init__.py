@@ -9,6 +9,9 @@ from ..models import AuditResult
 from ..screenshots import ScreenshotIndex
 
 FORMATS: tuple[str, ...] = ("text", "json", "sarif", "junit", "html")
+#: What a SARIF result or a JUnit test case stands for: one finding (per element, the
+#: default, what baselines compare) or one problem.
+GROUPS: tuple[str, ...] = ("findings", "problems")
 
 
 def render(
@@ -17,10 +20,22 @@ def render(
     *,
     screenshots: ScreenshotIndex | None = None,
     history: Sequence[Mapping[str, Any]] | None = None,
+    group: str = "findings",
 ) -> str:
     """The result rendered as ``text``, ``json``, ``sarif``, ``junit`` or ``html``; only the
-    HTML report shows ``screenshots`` and the site's ``history``."""
+    HTML report shows ``screenshots`` and the site's ``history``. ``group="problems"`` makes
+    SARIF one result per problem and JUnit one test case per problem (docs/problems.md)."""
     fmt = fmt.lower()
+    if group not in GROUPS:
+        raise ValueError(f"unknown grouping {group!r}; expected one of {', '.join(GROUPS)}")
+    if group == "problems" and fmt == "sarif":
+        from .sarif_problems import render_problems_sarif
+
+        return render_problems_sarif(result)
+    if group == "problems" and fmt == "junit":
+        from .junit_problems import render_problems_junit
+
+        return render_problems_junit(result)
     if fmt == "text":
         from .text import render_text
 

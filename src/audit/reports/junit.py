@@ -21,14 +21,15 @@ from ._common import fmt_score
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
-def _x(text: object) -> str:
+def xml_safe(text: object) -> str:
+    """``text`` as a string XML 1.0 can carry: characters it cannot, even escaped, replaced."""
     return _XML_ILLEGAL.sub("\ufffd", str(text))
 
 
 def _page_suite(
     page: PageResult, findings: list[Finding], review: list[NeedsReviewItem]
 ) -> ET.Element:
-    suite = ET.Element("testsuite", name=_x(page.url))
+    suite = ET.Element("testsuite", name=xml_safe(page.url))
     props = ET.SubElement(suite, "properties")
     ET.SubElement(props, "property", name="status", value=page.status)
     ET.SubElement(props, "property", name="score", value=fmt_score(page.score))
@@ -37,19 +38,19 @@ def _page_suite(
     tests = failures = errors = skipped = 0
 
     if page.status == "failed":
-        case = ET.SubElement(suite, "testcase", name="page-load", classname=_x(page.url))
+        case = ET.SubElement(suite, "testcase", name="page-load", classname=xml_safe(page.url))
         err = ET.SubElement(
             case,
             "error",
-            message=_x(page.error.message if page.error else "page could not be audited"),
-            type=_x(page.error.code if page.error else "audit_failed"),
+            message=xml_safe(page.error.message if page.error else "page could not be audited"),
+            type=xml_safe(page.error.code if page.error else "audit_failed"),
         )
-        err.text = _x(f"{page.error.code}: {page.error.message}" if page.error else "failed")
+        err.text = xml_safe(f"{page.error.code}: {page.error.message}" if page.error else "failed")
         tests, errors = 1, 1
     elif page.status == "skipped":
-        case = ET.SubElement(suite, "testcase", name="page", classname=_x(page.url))
+        case = ET.SubElement(suite, "testcase", name="page", classname=xml_safe(page.url))
         ET.SubElement(
-            case, "skipped", message=_x(page.error.message if page.error else "page skipped")
+            case, "skipped", message=xml_safe(page.error.message if page.error else "page skipped")
         )
         tests, skipped = 1, 1
     else:
@@ -62,7 +63,9 @@ def _page_suite(
         rule_ids = sorted(set(page.rules_tested) | set(by_rule) | set(review_by_rule))
         for rule_id in rule_ids:
             tests += 1
-            case = ET.SubElement(suite, "testcase", name=_x(rule_id), classname=_x(page.url))
+            case = ET.SubElement(
+                suite, "testcase", name=xml_safe(rule_id), classname=xml_safe(page.url)
+            )
             failed = by_rule.get(rule_id)
             if failed:
                 failures += 1
@@ -70,8 +73,10 @@ def _page_suite(
                 fail = ET.SubElement(
                     case,
                     "failure",
-                    message=_x(f"{len(failed)} element(s): {first.help_text or first.description}"),
-                    type=_x(first.impact),
+                    message=xml_safe(
+                        f"{len(failed)} element(s): {first.help_text or first.description}"
+                    ),
+                    type=xml_safe(first.impact),
                 )
                 lines = [
                     f"WCAG {first.level}; success criteria: {', '.join(first.success_criteria) or '-'}",
@@ -83,11 +88,11 @@ def _page_suite(
                         lines.append(f"    {f.html}")
                     if f.failure_summary:
                         lines.extend(f"    {ln}" for ln in f.failure_summary.splitlines())
-                fail.text = _x("\n".join(lines))
+                fail.text = xml_safe("\n".join(lines))
             items = review_by_rule.get(rule_id)
             if items:
                 out = ET.SubElement(case, "system-out")
-                out.text = _x(
+                out.text = xml_safe(
                     "\n".join(f"Needs review {r.id}: {r.selector}: {r.reason}" for r in items)
                 )
     suite.set("tests", str(tests))
@@ -99,7 +104,8 @@ def _page_suite(
 
 def render_junit(result: AuditResult) -> str:
     root = ET.Element(
-        "testsuites", name=_x(f"a11y WCAG {result.wcag_version} {result.wcag_level}: {result.url}")
+        "testsuites",
+        name=xml_safe(f"a11y WCAG {result.wcag_version} {result.wcag_level}: {result.url}"),
     )
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     pages = result.pages or [

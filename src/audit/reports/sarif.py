@@ -176,14 +176,18 @@ def sarif_log(result: AuditResult, baseline: AuditResult | None = None) -> dict[
             "baselineState": "absent",
             "properties": {"impact": gone.impact, "wcagLevel": gone.level, "html": gone.html},
         })
+    return sarif_envelope(result, rules, results)
+
+
+def sarif_envelope(
+    result: AuditResult, rules: list[dict[str, Any]], results: list[dict[str, Any]], **properties: Any
+) -> dict[str, Any]:
+    """The SARIF log around a run's ``rules`` and ``results``: the tool, one invocation (its
+    failed pages as notifications) and the run's properties (``properties`` added to them)."""
     notifications = [
         {
             "level": "error",
-            "message": {
-                "text": f"{p.url}: {p.error.code}: {p.error.message}"
-                if p.error
-                else f"{p.url}: failed"
-            },
+            "message": {"text": f"{p.url}: {p.error.code}: {p.error.message}" if p.error else f"{p.url}: failed"},
         }
         for p in result.pages
         if p.status == "failed"
@@ -191,33 +195,23 @@ def sarif_log(result: AuditResult, baseline: AuditResult | None = None) -> dict[
     invocation: dict[str, Any] = {"executionSuccessful": not notifications}
     if notifications:
         invocation["toolExecutionNotifications"] = notifications
-
+    driver = {
+        "name": TOOL_NAME,
+        "version": package_version(),
+        "semanticVersion": package_version(),
+        "rules": rules,
+        "properties": {"engine": result.engine.name, "engineVersion": result.engine.version},
+    }
+    run_properties = {
+        "url": result.url,
+        "wcagVersion": result.wcag_version,
+        "wcagLevel": result.wcag_level,
+        "score": result.score,
+        "conformant": result.conformant,
+        **properties,
+    }
     return {
         "$schema": SARIF_SCHEMA,
         "version": SARIF_VERSION,
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": TOOL_NAME,
-                        "version": package_version(),
-                        "semanticVersion": package_version(),
-                        "rules": rules,
-                        "properties": {
-                            "engine": result.engine.name,
-                            "engineVersion": result.engine.version,
-                        },
-                    }
-                },
-                "invocations": [invocation],
-                "results": results,
-                "properties": {
-                    "url": result.url,
-                    "wcagVersion": result.wcag_version,
-                    "wcagLevel": result.wcag_level,
-                    "score": result.score,
-                    "conformant": result.conformant,
-                },
-            }
-        ],
+        "runs": [{"tool": {"driver": driver}, "invocations": [invocation], "results": results, "properties": run_properties}],
     }

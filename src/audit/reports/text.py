@@ -1,16 +1,47 @@
-"""Plain-text terminal report: summary first, then pages, then findings grouped by rule.
+"""Plain-text terminal report: summary first, then problems (docs/problems.md), pages, and
+findings grouped by rule.
 
 No colours or box drawing, so it reads the same in a terminal, a CI log and a screen reader.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..models import AuditResult
+from ..problems.build import problems_of
+from ..problems.schema import Problem
 from ._common import clean, fmt_score, group_by_rule
+
+#: Problems the text report lists; the rest are counted.
+PROBLEMS_SHOWN = 25
 
 
 def _one_line(text: str) -> str:
     return " ".join(clean(text).split())
+
+
+def problem_lines(problems: Sequence[Problem], limit: int = PROBLEMS_SHOWN) -> list[str]:
+    """The problems section: the first ``limit`` problems in priority order, one block each
+    (the CLI's summary prints the same)."""
+    if not problems:
+        return []
+    lines = ["", f"Problems ({len(problems)}, most important first; docs/problems.md)"]
+    for n, problem in enumerate(problems[:limit], 1):
+        review = " needs review:" if problem.certainty == "needs_review" else ""
+        lines.append(
+            f"{n:>3}. [{problem.impact}]{review} {problem.rule_id}: {_one_line(problem.title)}"
+        )
+        lines.append(
+            f"     {problem.instances} instance(s) on {problem.pages} page(s); fix: "
+            f"{_one_line(problem.fix_location)}"
+        )
+        lines.append(f"     matches: {_one_line(problem.selector_pattern)}")
+    if len(problems) > limit:
+        lines.append(
+            f"  ... and {len(problems) - limit} more (the JSON result or GET /audits/{{id}}/problems)"
+        )
+    return lines
 
 
 def render_text(result: AuditResult) -> str:
@@ -39,6 +70,8 @@ def render_text(result: AuditResult) -> str:
         if llm.error:
             line += f" (error: {_one_line(llm.error)})"
         add(line)
+
+    out.extend(problem_lines(problems_of(result)))
 
     if result.pages:
         add("")

@@ -22,6 +22,9 @@ def only_this_check(monkeypatch):
 async def test_page_title_meaningful(browser, site):
     results = await audit_pages(browser, site, "interactive/page-title", {
         "placeholder": page(BODY, "Untitled Document"),
+        "numbered-placeholder": page(BODY, "New page 2"),
+        # A page of a series whose title was cut short: vague, not an editor's leftover.
+        "series": page(BODY, "Page 6"),
         "file-name": page(BODY, "opening-hours.html"),
         "address": page(BODY, "https://harbour-bakery.example/hours"),
         "vague": page(BODY, "Home"),
@@ -34,6 +37,10 @@ async def test_page_title_meaningful(browser, site):
     assert (finding.source, finding.success_criteria, finding.level) == ("a11y", ["2.4.2"], "A")
     assert finding.selector == "html > head > title" and finding.act_rules == []
     assert finding.failure_summary.startswith('Page title: "Untitled Document" is a placeholder')
+    [finding] = outcome(results["numbered-placeholder"], RULE).findings
+    assert "is a placeholder" in finding.failure_summary
+    series = outcome(results["series"], RULE)
+    assert not series.findings and len(series.review) == 1 and "a generic word and a number" in (series.review[0].failure_summary or "")
     [finding] = outcome(results["file-name"], RULE).findings
     assert "is a file name" in finding.failure_summary
     [finding] = outcome(results["address"], RULE).findings

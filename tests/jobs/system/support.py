@@ -47,11 +47,15 @@ def tree_site(
     return site.url(f"/{name}/0")
 
 
-def job(url: str, *, screenshots: bool = False, **crawl: Any) -> JobRequest:
-    """A crawl job; without pictures unless a test is about them (they cost a tenth of a
-    second or more a page, and these tests are about the queue, the store and the workers)."""
-    return JobRequest.model_validate(
-        {"url": url, "crawl": {"enabled": True, **crawl}, "screenshots": screenshots})
+def job(url: str, *, screenshots: bool = False, interaction: bool = False, **crawl: Any) -> JobRequest:
+    """A crawl job; without pictures and without the interaction phase unless a test is about
+    them (each costs a tenth of a second or more a page, the phase's outcome may depend on the
+    machine's load through its time budget, and these tests are about the queue, the store and
+    the workers)."""
+    return JobRequest.model_validate({
+        "url": url, "crawl": {"enabled": True, **crawl}, "screenshots": screenshots,
+        "checks": {"interaction": interaction},
+    })
 
 
 @asynccontextmanager

@@ -29,7 +29,7 @@ async def test_a_crawl_job_gives_exactly_the_result_of_the_synchronous_audit(sit
         stored = await jobs.result(run.id)
         events = await jobs.events_after(run.id, 0, limit=1000)
     sync_request = AuditRequest.model_validate(
-        {"url": start, "crawl": {"enabled": True, "depth": 5, "maxPages": PAGES}}
+        {"url": start, "crawl": {"enabled": True, "depth": 5, "maxPages": PAGES}, "checks": {"interaction": False}}
     )
     expected = (await run_audit(browser, sync_request, LIMITS)).model_dump(mode="json")
 

@@ -5,7 +5,8 @@
 // when nothing on the page could pause or mute it (no native controls, and no visible, named
 // control near it or named for sound), else undefined (needs review: a control exists, whether
 // it works is for a person to try). A sound track that decoded to almost nothing may be silent:
-// undefined as well.
+// undefined as well. With options.durationOnly (a11y-autoplay-audio-brief) sound that goes on
+// longer is false whatever could stop it.
 /* global axe */
 (function (node, options) {
   const done = this.async();
@@ -51,6 +52,8 @@
     if (playing() <= options.seconds) return true;
     this.data({ seconds: Number.isFinite(playing()) ? Math.round(playing()) : 'endless' });
     if (audio !== undefined && audio < options.silentBytes) return undefined;
+    // a11y-autoplay-audio-brief asks only how long the sound lasts, not what could stop it.
+    if (options.durationOnly) return false;
     if (node.hasAttribute('controls') && dom.isVisibleOnScreen(node)) return undefined;
     const controls = instruments();
     if (controls.length) {

@@ -1,4 +1,5 @@
-// Function expression (node), the matches of a11y-bypass-reaches-main: returns true for the
+// Function expression (node), the matches of a11y-bypass-reaches-main and of its techniques'
+// checks (a11y-bypass-heading, -landmark, -skip-link, -collapsible): returns true for the
 // top document's html element when the page has a repeated block (a navigation, banner,
 // complementary or content-info landmark) in its body; frames are judged with their page.
 /* global axe */

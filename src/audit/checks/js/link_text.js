@@ -2,8 +2,10 @@
 // matches (node, virtualNode) or the evaluate (node, options, virtualNode) of
 // a11y-link-text-in-context (check 'context') or a11y-link-text-alone (check 'alone'). Both
 // apply to an exposed link whose accessible name says nothing by itself ("click here", "read
-// more", "here", ...) or is a bare web address. 'alone' fails the first and asks about the
-// second; 'context' fails the first only when no context a screen reader can reach (its
+// more", "here", ...) or is a bare web address; 'alone' also to one named only by a file format
+// ("PDF", "EPUB", "Plain text") or by "this"/"that" and one word ("this product"), which by
+// construction need their context. 'alone' fails the phrases and the formats, and asks about
+// addresses and "this ..."; 'context' fails the first only when no context a screen reader can reach (its
 // sentence or paragraph, list, table cell with its row and headers, the heading before it in
 // its section or the section's name, its description or title) says more, asks about it
 // otherwise, and asks about an address only when that context is empty.
@@ -12,7 +14,7 @@
   const { aria, dom, table, text } = axe.commons;
   const LINKS = ['link', 'doc-backlink', 'doc-biblioref', 'doc-glossref', 'doc-noteref'];
   const GENERIC = new Set([
-    'click here', 'click', 'here', 'more', 'read more', 'learn more', 'see more', 'view more', 'show more',
+    'click here', 'click', 'here', 'go', 'more', 'read more', 'learn more', 'see more', 'view more', 'show more',
     'find out more', 'read on', 'more info', 'more information', 'more details', 'details', 'info',
     'link', 'this', 'this link', 'this page', 'click this link', 'go here', 'see here', 'read this',
     'more here', 'read more here', 'learn more here', 'click here to read more', 'click here for more',
@@ -27,6 +29,13 @@
     'leia mais', 'saiba mais', 'clique aqui', 'czytaj więcej', 'więcej',
   ]);
   const URL_TEXT = /^(?:https?:\/\/|www\.)\S+$/i;
+  // Names that say which file format, not which document.
+  const FORMATS = new Set([
+    'html', 'pdf', 'epub', 'mobi', 'kindle', 'txt', 'text', 'plain text', 'rtf', 'doc', 'docx', 'word', 'odt',
+    'xls', 'xlsx', 'excel', 'csv', 'ods', 'ppt', 'pptx', 'powerpoint', 'odp', 'mp3', 'mp4', 'ogg', 'wav',
+    'zip', 'xml', 'json',
+  ]);
+  const DEICTIC = /^(?:this|that|these|those) [\p{L}\p{N}]+$/u;
   const WORD = /[\p{L}\p{N}]{2,}/u;
   const SECTION = 'article, section, aside, nav, main, header, footer, form, dialog, [role="region"], ' +
     '[role="article"], [role="main"], [role="navigation"], [role="complementary"], [role="contentinfo"], ' +
@@ -50,8 +59,12 @@
   const keyOf = (name) =>
     name.toLowerCase().replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '').replace(/\s+/g, ' ');
   const kindOf = (name) => {
-    if (GENERIC.has(keyOf(name))) return 'generic';
-    return URL_TEXT.test(name) ? 'address' : null;
+    const key = keyOf(name);
+    if (GENERIC.has(key)) return 'generic';
+    if (URL_TEXT.test(name)) return 'address';
+    if (check !== 'alone') return null;
+    if (FORMATS.has(key)) return 'format';
+    return DEICTIC.test(key) ? 'deictic' : null;
   };
   const matches = function (node, virtualNode) {
     if (long(node) || !LINKS.includes(aria.getRole(virtualNode))) return false;
@@ -146,8 +159,12 @@
     if (!kind) return true;
     const shown = name.length > 80 ? name.slice(0, 77) + '...' : name;
     if (check === 'alone') {
-      this.data({ name: shown });
-      return kind === 'generic' ? false : undefined;
+      const why = {
+        address: 'is a web address; check that it tells where the link leads',
+        deictic: 'points at something its context names; check that it tells where the link leads without that context',
+      };
+      this.data({ name: shown, why: why[kind] || '' });
+      return kind === 'generic' || kind === 'format' ? false : undefined;
     }
     const context = contextOf(node, name);
     if (kind === 'address') {

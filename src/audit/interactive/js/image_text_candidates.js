@@ -1,5 +1,5 @@
 /* global a11yProbe */
-// Function expression (limits): the images whose pixels may hold text to read: img elements with a non-empty alt or none, image buttons, and role=img elements with no text of their own painted by an image, rendered, visible and at least limits.minWidth x limits.minHeight CSS px; up to limits.images of them, likeliest to hold text first, each {target, html, name, kind, logo, figure, src, local, background, width, height}: local when the page may read its pixels (same origin, data: or blob:), width and height the pixels to draw it at (its displayed size, enlarged when small, shrunk when large) for js/image_pixels.js.
+// Function expression (limits): the images whose pixels may hold text to read: img elements (decorative ones too), image buttons, role=img elements with no text of their own painted by an image, and empty elements painted by a CSS background image, rendered, visible and at least limits.minWidth x limits.minHeight CSS px; up to limits.images of them, likeliest to hold text first, each {target, html, name, kind, logo, figure, context (the text beside it), src, local, background, width, height}: local when the page may read its pixels (same origin, data: or blob:), width and height the pixels to draw it at (its displayed size, enlarged when small, shrunk when large) for js/image_pixels.js.
 function (limits) {
   const words = (text) => (text.match(/[\p{L}\p{N}]+/gu) || []).length;
   const nameOf = (el) => {
@@ -45,6 +45,15 @@ function (limits) {
     return 'rgb(255, 255, 255)';
   };
 
+  // The text next to an image (its parent's, else its grandparent's), at most 300 characters.
+  const besideText = (el) => {
+    for (let node = el.parentElement, level = 0; node && level < 2; node = node.parentElement, level++) {
+      const text = (node.innerText || '').replace(/\s+/g, ' ').trim();
+      if (text) return text.slice(0, 300);
+    }
+    return '';
+  };
+
   const found = [];
   let scanned = 0;
   for (const el of document.querySelectorAll('img, input[type="image" i], [role~="img"]')) {
@@ -52,8 +61,10 @@ function (limits) {
     const tag = el.localName;
     const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
     if (el.closest('svg') || role === 'presentation' || role === 'none') continue;
-    if (tag === 'img' && el.getAttribute('alt') === '' && !el.hasAttribute('aria-label')
-        && !el.hasAttribute('aria-labelledby')) continue; // decorative
+    // Decorative (alt="") images are read too: text a sighted user sees in an image is an image
+    // of text whether or not assistive technologies are told about it.
+    const decorative = tag === 'img' && el.getAttribute('alt') === '' && !el.hasAttribute('aria-label')
+        && !el.hasAttribute('aria-labelledby');
     if (el.closest('[aria-hidden="true"]')) continue;
     if (tag !== 'img' && tag !== 'input' && el.textContent.trim()) continue; // its text is real text
     if (tag === 'img' && (!el.complete || !el.naturalWidth)) continue;
@@ -74,8 +85,36 @@ function (limits) {
     if (/\.(png|gif|svg|webp)$/i.test(file) || /^data:image\/(png|gif|svg)/i.test(src)) score += 1;
     found.push({
       el, src, name: name.slice(0, 300), logo, figure: FIGURE.test(name), score, order: found.length,
-      kind: tag === 'input' ? 'image button' : tag === 'img' ? 'image' : 'role=img element',
+      kind: tag === 'input' ? 'image button' : decorative ? 'decorative image' : tag === 'img' ? 'image' : 'role=img element',
       width: rect.width, height: rect.height,
+    });
+  }
+  // CSS background images of elements with no content of their own (an empty box painted by
+  // one image file, its whole file shown: a sprite, drawn at an offset, is left out).
+  let leaves = 0;
+  for (const el of document.body ? document.body.querySelectorAll('*') : []) {
+    if (leaves > limits.scan * 4) break;
+    if (el.firstElementChild || el.textContent.trim() || el.matches('img, input, svg *, [role~="img"]')) continue;
+    leaves += 1;
+    const style = getComputedStyle(el);
+    const match = /^url\(\s*(['"]?)(.*?)\1\s*\)$/.exec(style.backgroundImage || '');
+    if (!match || !/^(0|\d+(\.\d+)?%|0px)( (0|\d+(\.\d+)?%|0px))?$/.test(style.backgroundPosition.trim())) continue;
+    if (el.closest('[aria-hidden="true"]')) continue;
+    if (el.checkVisibility && !el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
+    const rect = el.getBoundingClientRect();
+    if (rect.width < limits.minWidth || rect.height < limits.minHeight) continue;
+    let src;
+    try {
+      src = new URL(match[2], document.baseURI).href;
+    } catch {
+      continue;
+    }
+    if (!/^(https?|data|blob):/i.test(src)) continue;
+    const file = src.startsWith('data:') ? src.slice(0, 30) : src.split(/[?#]/)[0].split('/').pop();
+    const hints = [file, el.id, typeof el.className === 'string' ? el.className : ''].join(' ');
+    found.push({
+      el, src, name: '', logo: LOGO.test(hints) || home(el), figure: false, score: rect.width / rect.height >= 2.5 ? 1 : 0,
+      order: found.length, kind: 'background image', width: rect.width, height: rect.height,
     });
   }
   found.sort((a, b) => b.score - a.score || a.order - b.order);
@@ -92,6 +131,7 @@ function (limits) {
     }
     return {
       ...a11yProbe.describe(image.el), name: image.name, kind: image.kind, logo: image.logo, figure: image.figure,
+      context: besideText(image.el),
       src: image.src, local, background: backgroundOf(image.el),
       width: Math.max(1, Math.round(image.width * scale)), height: Math.max(1, Math.round(image.height * scale)),
     };

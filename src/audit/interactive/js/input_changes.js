@@ -1,5 +1,5 @@
 /* global a11yProbe */
-// Function expression (action, value): the fields whose setting the change-on-input check changes. 'find' lists up to value of them in document order (visible, enabled, editable single selects with two options or more, and text fields): [{id, label, text, kind, key, advised, target, html}]; 'focus' focuses field value, caret at the end, and returns whether it has focus and (selects) whether its last option is chosen ({focused, last}); 'blur' takes focus off it (a changed field then fires change); 'value' returns its value; 'restore' puts value [id, value] back without events.
+// Function expression (action, value): the fields whose setting the change-on-input check changes. 'find' lists up to value of them in document order (visible, enabled, editable single selects with two options or more, and text fields that a listener js/input_listeners.js kept can hear): [{id, label, text, kind, key, advised, target, html}]; 'focus' focuses field value, caret at the end, and returns whether it has focus and (selects) whether its last option is chosen ({focused, last}); 'blur' takes focus off it (a changed field then fires change); 'value' returns its value; 'restore' puts value [id, value] back without events.
 // `advised` says whether the text around the field (its labels, description, title, legend,
 // the text of its container) warns that a choice acts at once (opens, loads, submits,
 // redirects, a new window): WCAG 3.2.2 allows a change of context the user was told about.
@@ -14,10 +14,20 @@ function (action, value) {
     return el && el.isConnected ? el : null;
   };
   if (action === 'find') {
+    // Without a script that hears it, changing a field's setting cannot change the context.
+    const listeners = globalThis[Symbol.for('a11y.inputListeners')] || {nodes: new Set(), everywhere: true};
+    const heard = (el) => {
+      if (listeners.everywhere) return true;
+      for (let node = el; node; node = node.parentNode || (node instanceof ShadowRoot ? node.host : null)) {
+        if (listeners.nodes.has(node)) return true;
+      }
+      return false;
+    };
     const found = [];
     for (const el of document.querySelectorAll('select, input, textarea')) {
       if (found.length >= value) break;
       if (el.disabled || el.readOnly || el.closest('[inert]') || !a11yProbe.isRendered(el)) continue;
+      if (!heard(el)) continue;
       const r = el.getBoundingClientRect();
       if (r.width < 2 || r.height < 2) continue;
       let kind = null;

@@ -3,7 +3,7 @@
 // Self-updating text (ACT efbfc7): an element whose own text the page edited at least twice,
 // at moments options.apartMs apart, once at least since options.quietFrom (when nothing acted
 // on the page any more), that is visible with text, and whose text is not all of the
-// document's (an ancestor shows other text too). The page's edits since the phase began come
+// document's (an ancestor shows other text too). The page's edits since the interaction world was made come
 // from a11yProbe.textEdits(), so the time other checks took counts as watching.
 async function (mode, options) {
   const moving = globalThis.a11yMoving || (globalThis.a11yMoving = {items: new Map()});

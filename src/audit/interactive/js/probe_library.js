@@ -138,7 +138,7 @@
     setTimeout(step, 0);
   });
 
-  // The page's own edits of its text since this world was made (the phase's start): what a
+  // The page's own edits of its text since this world was made (while the page settled, before the static pass): what a
   // check that must tell self-updating text (a ticker, a clock) from text that stays reads,
   // so the time other checks took counts as watching. An edit is a text node's data changed,
   // or only text nodes put in or taken out of an element, to a different text: inserting or

@@ -1,0 +1,49 @@
+"""Where the fix of a problem most likely lives, in plain words: one style for a visual
+rule, else the shared template part (its landmarks and its nearest structure) and how many
+of the run's pages share it. A guess from what the run saw, stated as one (docs/problems.md,
+Limits)."""
+
+from __future__ import annotations
+
+import re
+
+from .signature import VISUAL_RULES, component_classes, opening_tag_attributes, split_component
+
+
+def element_compound(element: str, html: str) -> str:
+    """``tag.class`` of an element from its opening tag (component classes only)."""
+    classes = component_classes(opening_tag_attributes(html).get("class", "").split())
+    return element + "".join(f".{c}" for c in classes)
+
+
+def _scope(pages: int, total_pages: int, instances: int) -> str:
+    if pages > 1 and pages >= total_pages:
+        return f"shared by all {pages} pages"
+    if pages > 1:
+        return f"shared by {pages} of {total_pages} pages"
+    return f"one page, {instances} instances" if instances > 1 else "one page"
+
+
+def fix_location(
+    rule_id: str,
+    component: str,
+    element: str,
+    html: str,
+    *,
+    pages: int,
+    total_pages: int,
+    instances: int,
+) -> str:
+    """The guess: ``one style: span.pre colour (56 pages)``, ``shared by all 200 pages:
+    header template (ul.menu > li > a)``, ``one page``…"""
+    visual = VISUAL_RULES.get(rule_id)
+    if visual is not None:
+        where = "one page" if pages == 1 else f"{pages} pages"
+        return f"one style: {element_compound(element, html) or element or 'the element'} {visual[1]} ({where})"
+    landmarks, chain = split_component(component)
+    nearest = "".join(re.split(r"( > | )", chain)[-3:]) if chain else element
+    scope = _scope(pages, total_pages, instances)
+    if landmarks:
+        template = " template" if pages > 1 else ""
+        return f"{scope}: {landmarks}{template} ({nearest})"
+    return f"{scope}: {nearest}"
