@@ -7,12 +7,13 @@ Pages (``audit_fixtures.py``): small (~40 elements), medium (~1,500), large (~8,
 20-page linked site, served by a child process. The service runs in this process on a real
 port with a browser of its own and is called over HTTP (httpx), so its figures include HTTP.
 
-``--profile`` prints, per page kind, the median of every phase of the engine (lease a tab,
-context, navigate to load, settle, inject axe, axe run, finish, links, close), the CPU seconds
+``--profile`` prints, per page kind, with the interaction phase off and on (``+i``, in
+alternating blocks), the median of every phase of the engine (lease a tab, context, navigate
+to load, settle, inject axe, axe run, finish, links, interact, identify, close), the CPU seconds
 per page of this process and of the browser's process tree, the floor (new tab + goto +
 inject axe + axe.run + close, nothing else) and the cold CLI. ``--peers`` adds pa11y and
 @axe-core/cli on the same pages (``audit_peers.py``: installed with npm into a temporary
-directory) and the table of the goals of issue #13, each a ratio measured in this run.
+directory) and the table of the goals of issues #13 and #22, each a ratio measured in this run.
 ``--set name=value`` overrides an engine option (``EngineLimits``) to measure one idea, e.g.
 ``--set share_crawl_context=false``; ``--baseline`` switches every optimisation off.
 ``A11Y_BENCH_SRC=/path/to/older/src`` benchmarks another source tree (e.g. an older commit
