@@ -70,17 +70,6 @@ STATE_SHOT_RESERVE = 1.0
 
 
 _LISTENING_GROUP = "a11y-listening"
-# What :meth:`Probe.listening` calls: the objects arrive as arguments of their own (a JSON
-# argument cannot hold a node); FUNCTION is the caller's function expression.
-_LISTENING_CALL = """function (meta, args, ...nodes) {
-  const found = [];
-  nodes.forEach((node, i) => {
-    if (node === null) found.push({node: window, ...meta[i]});
-    else if (node instanceof Node && (node === document || node.ownerDocument === document)) found.push({node, ...meta[i]});
-  });
-  return (FUNCTION
-  )(found, ...args);
-}"""
 
 
 @dataclass(frozen=True)
@@ -216,21 +205,25 @@ class Probe:
         What a check's action adds later (a menu that listens once opened) is not in it."""
         if self._listener_list is None:
             found: list[tuple[bool, Any]] = []
-            for expression, depth in (("window", 1), ("document", -1)):
-                handle = await evaluate_remote(
-                    self.page.session,
-                    expression,
-                    None,
-                    by_value=False,
-                    object_group=_LISTENING_GROUP,
-                    timeout=self._timeout(),
-                )
-                object_id = runtime.RemoteObjectId(str(handle.object_id))
-                listeners = await self.page.session.execute(
-                    dom_debugger.get_event_listeners(object_id, depth=depth, pierce=True),
-                    timeout=self._timeout(),
-                )
-                found += [(expression == "window", listener) for listener in listeners]
+            try:
+                for expression, depth in (("window", 1), ("document", -1)):
+                    handle = await evaluate_remote(
+                        self.page.session,
+                        expression,
+                        None,
+                        by_value=False,
+                        object_group=_LISTENING_GROUP,
+                        timeout=self._timeout(),
+                    )
+                    object_id = runtime.RemoteObjectId(str(handle.object_id))
+                    listeners = await self.page.session.execute(
+                        dom_debugger.get_event_listeners(object_id, depth=depth, pierce=True),
+                        timeout=self._timeout(),
+                    )
+                    found += [(expression == "window", listener) for listener in listeners]
+            finally:  # the window and document handles were only needed for the reading
+                with trio.CancelScope(shield=True), trio.move_on_after(CALL_TIMEOUT):
+                    await self.page.session.send("Runtime.releaseObjectGroup", {"objectGroup": _LISTENING_GROUP})
             self._listener_list = found
         return self._listener_list
 
@@ -281,7 +274,10 @@ class Probe:
             reply = await session.send(
                 "Runtime.callFunctionOn",
                 {
-                    "functionDeclaration": _LISTENING_CALL.replace("FUNCTION", function),
+                    # the code's one "(FUNCTION" (its description names it too)
+                    "functionDeclaration": load_script(__package__, "listening_call").replace(
+                        "(FUNCTION", f"({function}", 1
+                    ),
                     "executionContextId": world,
                     "returnByValue": True,
                     "awaitPromise": True,
