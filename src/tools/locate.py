@@ -43,6 +43,16 @@ def context_lost(exc: BaseException) -> bool:
     return any(marker in str(exc) for marker in _CONTEXT_LOST)
 
 
+#: Resolves once the page presented a frame (two animation frames), or after 200 ms in a
+#: page that draws none (hidden, or one whose requestAnimationFrame never calls back).
+_PRESENTED_JS = (
+    "new Promise(done => { setTimeout(done, 200);"
+    " requestAnimationFrame(() => requestAnimationFrame(() => done())); })"
+)
+#: Reads of an out-of-process frame's offset at most, until two agree.
+_OFFSET_READS = 5
+
+
 @dataclass
 class Element:
     tab: Tab
@@ -102,10 +112,26 @@ class Element:
         return {"x": x + dx, "y": y + dy, "width": w, "height": h}
 
     async def frame_offset(self) -> tuple[float, float]:
-        """Where the frame's viewport sits in the top page, current as of now."""
-        if self.frame.refresh_offset is not None:
-            self.frame.offset = await self.frame.refresh_offset()
-        return self.frame.offset
+        """Where the frame's viewport sits in the top page, current as of now.
+
+        Scrolling inside an out-of-process frame scrolls the top page too, in the top page's
+        process and a moment later, and the browser routes input to the frame by where the top
+        page's last presented frame put it. So the offset is read after the top page presented
+        a frame, until two reads agree: a click then lands where the offset says."""
+        if self.frame.refresh_offset is None:
+            return self.frame.offset
+        offset = await self.frame.refresh_offset()
+        for _ in range(_OFFSET_READS):
+            try:
+                await self.tab.page.evaluate(_PRESENTED_JS, timeout=2)
+            except (CDPError, trio.TooSlowError):
+                break
+            again = await self.frame.refresh_offset()
+            if again == offset:
+                break
+            offset = again
+        self.frame.offset = offset
+        return offset
 
     async def click(self, *, button: str = "left", click_count: int = 1) -> None:
         x, y = await self.center()

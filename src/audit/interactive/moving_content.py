@@ -11,7 +11,11 @@ animations that move, scale, turn, fade or hide something for ever or past five 
 autoplaying videos without the browser's controls that loop or last more than five seconds;
 GIF, APNG and WebP images, whose frames and loops it reads from the file the page loaded
 (:mod:`~audit.interactive.animated_images`, no decoding); and text the page edits by itself at
-least twice (``js/moving_watch.js``). For the text, the page's edits since the interaction
+least twice (``js/moving_watch.js``). Text is watched only when something could edit it by
+itself: a timer, interval, frame callback, socket, worker, request or posted message of the
+page's, a running animation, playing media, a frame, or an edit already seen (the readiness
+tracker keeps the page's wake-ups); a page with none of these cannot change by itself and is
+not waited for. For the text, the page's edits since the interaction
 world was made count (``a11yProbe.textEdits``; the engine makes it while the page settles, so
 the static pass and the checks before this one are watching time); the check waits until
 :data:`SPAN_MS` have passed since then, longer (:data:`EXTEND_MS` after the last edit)
@@ -32,9 +36,9 @@ its interval and a margin, as far as the phase's time allows):
   indicator (a spinner is essential while something loads); an image loops a few times only.
 - ``passed``: a control stopped or hid it.
 
-Nothing moving: nothing is reported. Cost: one page-side call (a few milliseconds), plus
-reading the page's GIF, PNG and WebP images from the browser's memory; on a page whose text
-changes, up to :data:`CAP_MS` of watching and, per control tried, :data:`AFTER_MS`.
+Nothing moving: nothing is reported. Cost: two page-side calls (a few milliseconds), plus
+reading the page's GIF, PNG and WebP images from the browser's memory; on a page that could
+change by itself, up to :data:`CAP_MS` of watching and, per control tried, :data:`AFTER_MS`.
 """
 
 from __future__ import annotations
@@ -132,6 +136,18 @@ async def _images(probe: Probe, images: list[dict[str, Any]]) -> list[tuple[dict
     return found
 
 
+async def _may_change_by_itself(probe: Probe, stirring: list[str], horizon_ms: int) -> bool:
+    """Whether anything could edit the page's text by itself within ``horizon_ms``: what the
+    document shows (``stirring``, from ``js/moving_scan.js``) or what the page's scripts
+    scheduled or opened (the tracker's wake-ups, ``audit/js/readiness_tracker.js``). Only a
+    page where neither finds anything skips the text watch, the check's one long wait; a page
+    without the tracker is watched."""
+    if stirring:
+        return True
+    wakes = await probe.main_world(f"(globalThis[Symbol.for('a11y.wakes')] || (() => null))({horizon_ms})")
+    return not isinstance(wakes, list) or bool(wakes)
+
+
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
     found = await probe.call(load_script(__package__, "moving_scan"), LIMITS)
     if not found:
@@ -142,7 +158,7 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
     # Watched first, before any control is clicked: whatever changes now changes by itself.
     texts: list[dict[str, Any]] = []
     budget = int(min(CAP_MS, max(0.0, probe.remaining() - RESERVE_S) * 1000))
-    if budget > 0:
+    if budget > 0 and await _may_change_by_itself(probe, found["stirring"], budget):
         watched = await probe.call(load_script(__package__, "moving_watch"), "text", {
             "quietFrom": found["now"], "spanMs": SPAN_MS, "extendMs": EXTEND_MS, "capMs": budget, "apartMs": APART_MS,
         })

@@ -1,6 +1,8 @@
 """a11y-moving-content through the real engine: a ticker animated for ever, text that updates
 itself and a looping animated GIF, with nothing to stop them, fail; the same with a pause
-button that works passes; a spinner that stops and a colour transition do not apply."""
+button that works passes; a spinner that stops and a colour transition do not apply. Text
+updated with no timer of the page's own (frame by frame, from a worker's messages) is watched
+and found too: only a page that nothing could change by itself is not waited for."""
 
 from __future__ import annotations
 
@@ -25,6 +27,19 @@ CLOCK = (
     '<p>Loaves baked today: <span id="count">0</span></p>'
     "<script>let n = 0; const tick = setInterval(() => {"
     " document.getElementById('count').textContent = String(++n); }, 250);</script>"
+)
+# Counters with no timer of their own: one drawn frame by frame, one fed by a worker's messages.
+FRAMES = (
+    '<p>Loaves baked today: <span id="frames">0</span></p>'
+    "<script>let frame = 0; const draw = () => { frame += 1;"
+    " if (frame % 15 === 0) document.getElementById('frames').textContent = String(frame / 15);"
+    " requestAnimationFrame(draw); }; requestAnimationFrame(draw);</script>"
+)
+WORKER = (
+    '<p>Loaves baked today: <span id="fed">0</span></p>'
+    "<script>const worker = new Worker(URL.createObjectURL(new Blob("
+    "['let n = 0; setInterval(() => postMessage(++n), 250);'], {type: 'text/javascript'})));"
+    " worker.onmessage = (event) => { document.getElementById('fed').textContent = String(event.data); };</script>"
 )
 PAUSE = (
     '<button type="button" id="pause">Pause updates</button>'
@@ -58,6 +73,8 @@ async def test_moving_content(browser, site):
         "fail-ticker": page(f'<main><h1>News</h1>{TEXT}<div class="ticker" id="ticker">Fresh rye today</div></main>', head=TICKER),
         "fail-text": page(f"<main><h1>Today</h1>{TEXT}{CLOCK}</main>"),
         "fail-gif": page(f"<main><h1>Sale</h1>{TEXT}{banner}</main>"),
+        "fail-frames": page(f"<main><h1>Today</h1>{TEXT}{FRAMES}</main>"),
+        "fail-worker": page(f"<main><h1>Today</h1>{TEXT}{WORKER}</main>"),
         # A pause button that stops the ticker; one that stops the count.
         "pass": page(
             f'<main><h1>News</h1>{TEXT}<div class="ticker">Fresh rye today</div>{PAUSE}</main><script>let tick;</script>',
@@ -82,6 +99,10 @@ async def test_moving_content(browser, site):
     assert text.selector == "#count"
     assert text.failure_summary.startswith("The text of span#count (")
     assert text.failure_summary.endswith("by itself, and the page has no control to pause, stop or hide it.")
+    for name, selector in (("fail-frames", "#frames"), ("fail-worker", "#fed")):
+        [fed] = outcome(results[name], RULE).findings
+        assert fed.selector == selector, name
+        assert fed.failure_summary.endswith("by itself, and the page has no control to pause, stop or hide it.")
     [image] = outcome(results["fail-gif"], RULE).findings
     assert image.selector == "#banner"
     assert image.failure_summary.startswith("The image img#banner is an animated GIF of 2 frames (6 s) played for ever")

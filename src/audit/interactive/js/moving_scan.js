@@ -1,5 +1,5 @@
 /* global a11yProbe */
-// Function expression (limits): what moves, blinks or plays on its own now, and the controls that may stop it ({now, marquees, animations, videos, images, controls}, now the page's clock); each item {key, label, ...describe} plus its kind's facts. Items and controls are kept in the interaction world (a11yMoving) by key for js/moving_watch.js.
+// Function expression (limits): what moves, blinks or plays on its own now, and the controls that may stop it ({now, marquees, animations, videos, images, controls, stirring}, now the page's clock; stirring what in the document could change its text later by itself); each item {key, label, ...describe} plus its kind's facts. Items and controls are kept in the interaction world (a11yMoving) by key for js/moving_watch.js.
 // Moving means a running CSS or Web animation whose keyframes move, scale, turn, fade or
 // hide something and that runs for ever or past 5 s; an autoplaying video that loops or is
 // longer than 5 s, without the browser's controls; an image whose file may be animated (GIF,
@@ -119,5 +119,14 @@ function (limits) {
     return false;
   };
   for (const list of [marquees, animations, videos, images]) for (const item of list) item.nearUnnamed = nearUnnamed(item);
-  return {now, marquees, animations, videos, images, controls};
+  // What in the document could change text later with no timer of the page's own: running
+  // animations (their events), frames (their messages), SMIL, playing media, and edits the
+  // page already made since the interaction world was made.
+  const stirring = [];
+  if (document.getAnimations().some((a) => a.playState === 'running')) stirring.push('animation');
+  if (document.querySelector('iframe, frame, object, embed')) stirring.push('frame');
+  if (document.querySelector('animate, animateMotion, animateTransform, set')) stirring.push('smil');
+  if ([...document.querySelectorAll('video, audio')].some((m) => !m.paused)) stirring.push('media');
+  if (a11yProbe.textEdits().edits.length) stirring.push('edit');
+  return {now, marquees, animations, videos, images, controls, stirring};
 }
