@@ -25,11 +25,11 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_serve_process_lifecycle():
+def test_serve_process_lifecycle(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "A11Y_API_TOKEN": "proc-token"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "a11y", "serve", "--port", "0", "--concurrency", "1"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env,
     )
     lines: list[str] = []
     found = {"url": threading.Event(), "pid": threading.Event()}
@@ -72,6 +72,8 @@ def test_serve_process_lifecycle():
             time.sleep(0.05)
         assert not _alive(pid), "the browser outlived the service"
         assert any("audit url=- status=401" in line for line in lines), "".join(lines)
+        # Runs were kept in the default data directory, under the working directory.
+        assert (tmp_path / "a11y-data" / "a11y.db").is_file()
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -3,6 +3,9 @@ route, with the service's error body."""
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 import trio
 from quart import Response, request
 from quart_trio import QuartTrio
@@ -58,6 +61,14 @@ async def _body_drained() -> bool:
     return False
 
 
+@functools.cache
+def service_openapi() -> dict[str, Any]:
+    """The service's OpenAPI document, made once per process: it depends on the models
+    only, and making it (about 0.1 s of pydantic) would otherwise be paid at every start of
+    an app (a test suite starts hundreds). Served as it is, never changed."""
+    return openapi_schema(JOBS_OPENAPI, SITES_OPENAPI, ARTIFACTS_OPENAPI, PROBLEMS_OPENAPI)
+
+
 def create_app(config: ServiceConfig) -> QuartTrio:
     """The quart-trio app with its routes, error handlers and (not yet running) supervisor.
 
@@ -74,7 +85,7 @@ def create_app(config: ServiceConfig) -> QuartTrio:
     )
     app.extensions["a11y"] = service
     capacity = Capacity(config.concurrency, usable_cpus())
-    schema = openapi_schema(JOBS_OPENAPI, SITES_OPENAPI, ARTIFACTS_OPENAPI, PROBLEMS_OPENAPI)
+    schema = service_openapi()
 
     @app.before_request
     async def read_your_writes() -> None:
