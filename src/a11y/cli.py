@@ -164,6 +164,10 @@ def _add_store_and_queue(parser: argparse.ArgumentParser, *, worker: bool) -> No
                         "redis://HOST:6379/0" + ("" if worker else " (default: in process)"))
     parser.add_argument("--queue-prefix", default="a11y", metavar="PREFIX",
                         help="key prefix of the queue; services and workers must agree")
+    parser.add_argument("--lease-ms", type=int, default=None, metavar="MS",
+                        help="how long a page taken from the queue may go without a sign of life "
+                        "before another worker takes it over (default 30000, at least 1000); "
+                        "services and workers should agree")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

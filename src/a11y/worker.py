@@ -21,6 +21,7 @@ import trio
 
 from audit.engine import EngineLimits
 from cdpdriver import single_exception
+from jobs.queue import MIN_LEASE_MS
 from jobs.worker import run_worker
 
 from .login_runner import run_login_steps
@@ -40,6 +41,8 @@ def _problems(args: argparse.Namespace) -> list[str]:
         problems.append("--concurrency must be at least 1")
     if args.navigation_timeout <= 0:
         problems.append("--navigation-timeout must be positive")
+    if args.lease_ms is not None and args.lease_ms < MIN_LEASE_MS:
+        problems.append(f"--lease-ms must be at least {MIN_LEASE_MS}")
     return problems
 
 
@@ -57,7 +60,7 @@ async def _work_until_signalled(args: argparse.Namespace) -> None:
             async def work() -> None:
                 await run_worker(
                     args.database, args.queue, lambda: open_browser_at(args.browser_url),
-                    args.concurrency, limits=limits, prefix=args.queue_prefix,
+                    args.concurrency, limits=limits, prefix=args.queue_prefix, lease_ms=args.lease_ms,
                 )
 
             nursery.start_soon(work)

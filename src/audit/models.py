@@ -23,7 +23,6 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictBool,
-    StrictInt,
     StrictStr,
     ValidationError,
     field_validator,
@@ -35,7 +34,10 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from .meta import package_version
 from .problems.schema import Problem
 from .request_options import (
+    ONE_OF_VIEWPORTS,
+    RELATIONS,
     AuthOptions,
+    JsonInt,
     ViewportList,
     ViewportOption,
     check_request_options,
@@ -133,15 +135,6 @@ AuditUrl = Annotated[
 ]
 
 
-def _integral(value: Any) -> Any:
-    """JSON has one number type: to a JSON Schema validator (and to JavaScript) ``4.0`` is
-    the integer 4, so the server takes it as 4, and the document means what it says; ``4.5``
-    and ``true`` stay refused."""
-    return int(value) if isinstance(value, float) and value.is_integer() else value
-
-
-#: An integer field as JSON Schema defines one (see ``_integral``).
-JsonInt = Annotated[StrictInt, BeforeValidator(_integral)]
 LevelIn = Annotated[
     WcagLevel,
     BeforeValidator(_upper_if_str),
@@ -210,6 +203,10 @@ def _default_checks(value: CheckOptions) -> bool:
 
 class AuditRequest(_RequestModel):
     """Body of POST /audit."""
+
+    # The rules between fields, in the document too: one screen or several (a schema rule),
+    # and those JSON Schema cannot state (x-relations).
+    model_config = ConfigDict(json_schema_extra={**ONE_OF_VIEWPORTS, "x-relations": RELATIONS})
 
     url: AuditUrl
     level: LevelIn = "AA"
@@ -518,13 +515,19 @@ class CapacityInfo(_ResultModel):
 
 
 class HealthStatus(_ResultModel):
-    """Body of GET /health: ``healthy`` (200) or ``unhealthy`` with a reason (503)."""
+    """Body of GET /health: ``healthy`` (200), ``degraded`` (200: audits answer, but the run
+    store or the page queue does not) or ``unhealthy`` with a reason (503: no browser)."""
 
-    status: Literal["healthy", "unhealthy"] = "healthy"
+    status: Literal["healthy", "degraded", "unhealthy"] = "healthy"
     version: str = Field(default_factory=package_version)
     browser: BrowserInfo | None = None
     reason: str | None = None
     capacity: CapacityInfo | None = None
+    dependencies: dict[Literal["browser", "store", "queue"], Literal["ok", "unavailable", "full"]] | None = Field(
+        None,
+        description="Each server the service depends on, as it answers now: the browser, the "
+        "run store (full: an embedded store's disk is nearly full) and the page queue.",
+    )
 
 
 # --------------------------------------------------------------------------- errors

@@ -40,6 +40,16 @@ from pydantic.alias_generators import to_camel
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 
+def _integral(value: Any) -> Any:
+    """JSON has one number type: to a JSON Schema validator (and to JavaScript) ``4.0`` is
+    the integer 4, so the server takes it as 4, and the document means what it says; ``4.5``
+    and ``true`` stay refused."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+#: An integer field as JSON Schema defines one (see ``_integral``).
+JsonInt = Annotated[StrictInt, BeforeValidator(_integral)]
+
 class RequestModel(BaseModel):
     """Request bodies: JSON names only, unknown fields rejected, input kept out of errors."""
 
@@ -390,8 +400,8 @@ ViewportName = Literal["desktop", "mobile"]
 class ViewportSize(RequestModel):
     """A screen of its own: CSS pixels, device pixels per CSS pixel, phone or not."""
 
-    width: StrictInt = Field(ge=VIEWPORT_WIDTH[0], le=VIEWPORT_WIDTH[1])
-    height: StrictInt = Field(ge=VIEWPORT_HEIGHT[0], le=VIEWPORT_HEIGHT[1])
+    width: JsonInt = Field(ge=VIEWPORT_WIDTH[0], le=VIEWPORT_WIDTH[1])
+    height: JsonInt = Field(ge=VIEWPORT_HEIGHT[0], le=VIEWPORT_HEIGHT[1])
     device_scale_factor: StrictFloat = Field(1.0, ge=DEVICE_SCALE_FACTOR[0], le=DEVICE_SCALE_FACTOR[1])
     mobile: StrictBool = False
 
@@ -418,7 +428,22 @@ def _one_viewport(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
 
 
 ViewportOption = Annotated[ViewportName | ViewportSize, WrapValidator(_one_viewport)]
-ViewportList = Annotated[list[ViewportOption], Field(min_length=1, max_length=MAX_VIEWPORTS)]
+ViewportList = Annotated[
+    list[ViewportOption], Field(min_length=1, max_length=MAX_VIEWPORTS, json_schema_extra={"uniqueItems": True})
+]
+
+
+#: Rules that relate one field's value to another's, which JSON Schema cannot state: the
+#: OpenAPI document lists them on the request body (``x-relations``, with the field each
+#: is reported at), and a refusal by one of them names that field.
+COOKIE_DOMAIN_RULE = "Must be the audited URL's host or a parent domain of it."
+COOKIE_URL_RULE = "Must be on the audited URL's host."
+RELATIONS = [
+    {"field": "auth.cookies[].domain", "rule": COOKIE_DOMAIN_RULE},
+    {"field": "auth.cookies[].url", "rule": COOKIE_URL_RULE},
+]
+#: One screen or several, never both (the schema says so with ``not``).
+ONE_OF_VIEWPORTS = {"not": {"required": ["viewport", "viewports"]}}
 
 
 def resolve_viewport(option: str | ViewportSize) -> Viewport:
@@ -438,7 +463,10 @@ def requested_viewports(
     """The screens a request names, in order; None when it names none (the browser's own
     window, 1280x800, untouched and items left untagged)."""
     if viewports:
-        return [resolve_viewport(v) for v in viewports]
+        screens: dict[str, Viewport] = {}
+        for resolved in map(resolve_viewport, viewports):
+            screens.setdefault(resolved.label, resolved)  # each screen once, where first named
+        return list(screens.values())
     if viewport is not None:
         return [resolve_viewport(viewport)]
     return None
@@ -484,18 +512,21 @@ def check_request_options(
 
     if viewport is not None and viewports is not None:
         problem(("viewports",), "viewport_exclusive", "Give either viewport or viewports, not both.")
-    seen: set[str] = set()
+    # The same item twice is refused, as the document's uniqueItems says (JSON equality: 390
+    # and 390.0 are one number, an absent default differs from one given); two items that
+    # only come to the same screen are audited once (requested_viewports).
+    seen: set[Any] = set()
     for index, option in enumerate(viewports or []):
-        label = resolve_viewport(option).label
-        if label in seen:
+        key = option if isinstance(option, str) else tuple(
+            sorted((name, getattr(option, name)) for name in option.model_fields_set))
+        if key in seen:
             problem(("viewports", index), "viewport_duplicate", "This viewport is already listed.")
-        seen.add(label)
+        seen.add(key)
     host = (urlsplit(url).hostname or "").lower()
     for index, cookie in enumerate(auth.cookies if auth is not None else []):
         if cookie.domain and not domain_matches(host, cookie.domain):
-            problem(("auth", "cookies", index, "domain"), "cookie_site",
-                    "Must be the audited URL's host or a parent domain of it.")
+            problem(("auth", "cookies", index, "domain"), "cookie_site", COOKIE_DOMAIN_RULE)
         if cookie.url and (urlsplit(cookie.url).hostname or "").lower() != host:
-            problem(("auth", "cookies", index, "url"), "cookie_site", "Must be on the audited URL's host.")
+            problem(("auth", "cookies", index, "url"), "cookie_site", COOKIE_URL_RULE)
     if problems:
         raise ValidationError.from_exception_data(model, problems, hide_input=True)

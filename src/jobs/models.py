@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field, StrictBool, ValidationError, model_validator
+from pydantic import ConfigDict, Field, StrictBool, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from audit.crawl import origin_of
 from audit.models import AuditRequest, AuditUrl, CrawlOptions, JsonInt
+from audit.request_options import ONE_OF_VIEWPORTS, RELATIONS
 
 JOB_MAX_PAGES_MAX = 100_000
 MAX_SEED_URLS = 1_000
@@ -44,10 +45,21 @@ class JobCrawl(CrawlOptions):
     delay_ms: JsonInt = Field(0, ge=0, le=DELAY_MS_MAX)
 
 
+SAME_ORIGIN_RULE = "Must be on the same origin as url."
+
+
 class JobRequest(AuditRequest):
     """Body of POST /audits. Two rules beyond the field types, reported at the field:
     ``crawl.urls`` must share ``url``'s origin, and LLM review (which needs every page's
-    evidence in one process) is only offered by the synchronous ``/audit``."""
+    evidence in one process) is only offered by the synchronous ``/audit``. Both are in the
+    document: the second as a schema rule, the first (which JSON Schema cannot state) among
+    the body's ``x-relations``."""
+
+    model_config = ConfigDict(json_schema_extra={
+        **ONE_OF_VIEWPORTS,
+        "allOf": [{"properties": {"llm": {"properties": {"enabled": {"const": False}}}}}],
+        "x-relations": [*RELATIONS, {"field": "crawl.urls[]", "rule": SAME_ORIGIN_RULE}],
+    })
 
     crawl: JobCrawl = Field(default_factory=JobCrawl)  # type: ignore[assignment]
     screenshots: StrictBool = Field(
@@ -65,8 +77,7 @@ class JobRequest(AuditRequest):
         for index, seed in enumerate(self.crawl.urls):
             if origin_of(seed) != origin:
                 problems.append(_problem(
-                    ("crawl", "urls", index), seed, "url_origin",
-                    "Must be on the same origin as url.",
+                    ("crawl", "urls", index), seed, "url_origin", SAME_ORIGIN_RULE,
                 ))
         if problems:
             raise ValidationError.from_exception_data(type(self).__name__, problems)

@@ -26,6 +26,7 @@ from cdpdriver.supervisor import BrowserSource
 from .backends import open_backends
 from .blocking import in_thread
 from .coordinator import Coordinator
+from .dependencies import State, queue_state, store_state
 from .models import JobRequest
 from .queue import PageQueue
 from .results import read_result
@@ -53,9 +54,13 @@ class Jobs:
     blocking calls run in threads. Errors: ``NotFound`` (no such run), ``Conflict`` (the
     run's state forbids it)."""
 
-    def __init__(self, store: Store, coordinator: Coordinator, events: Wakeup, nursery: trio.Nursery) -> None:
+    def __init__(
+        self, store: Store, coordinator: Coordinator, events: Wakeup, nursery: trio.Nursery,
+        queue: PageQueue,
+    ) -> None:
         """Use ``Jobs.open``."""
         self.store = store
+        self.queue = queue
         self._coordinator = coordinator
         self._events = events
         self._nursery = nursery
@@ -105,7 +110,7 @@ class Jobs:
                     consumer=consumer_name("local"), changed=changed, events=events,
                 )
                 nursery.start_soon(worker.run)
-            jobs = cls(store, coordinator, events, nursery)
+            jobs = cls(store, coordinator, events, nursery, page_queue)
             try:
                 yield jobs
             finally:
@@ -135,6 +140,10 @@ class Jobs:
             if not self._writing:
                 self._written.set()
                 self._written = trio.Event()
+
+    async def dependencies(self) -> dict[str, State]:
+        """Whether the store and the queue answer now (:mod:`jobs.dependencies`)."""
+        return {"store": await store_state(self.store), "queue": await queue_state(self.queue)}
 
     async def written(self) -> None:
         """Return once no write started by :meth:`write_behind` is still running."""

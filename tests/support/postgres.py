@@ -57,7 +57,10 @@ def find_pg_bin() -> Path:
 class PostgresServer:
     """One running cluster; ``create_database()`` gives each test a database of its own."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        """``durable``: every commit is in the WAL before it is acknowledged, so a crash of the
+        server (:meth:`halt`) loses none; the default trades that for speed."""
+        self.settings = [s for s in _SPEED_OVER_DURABILITY if not (durable and s.startswith("synchronous_commit"))]
         self.bin = find_pg_bin()
         self.as_root = os.geteuid() == 0
         self.workdir = Path(tempfile.mkdtemp(prefix="a11y-test-pg-", dir="/tmp"))
@@ -81,11 +84,26 @@ class PostgresServer:
     def start(self) -> PostgresServer:
         self._run("initdb", "-D", str(self.data), "-U", _USER, "-A", "trust", "-E", "UTF8",
                   "--locale=C", "--no-sync", "--no-instructions")
-        for _ in range(_START_ATTEMPTS):
-            self.port = free_port()
+        return self._launch(None)
+
+    def halt(self) -> None:
+        """Stop the server as a crash would (immediate shutdown), keeping its data and port:
+        an outage, which :meth:`resume` ends."""
+        if self.pid is not None:
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+            reaper().forget(self.pid)
+            self.pid = None
+
+    def resume(self) -> PostgresServer:
+        """Start the halted server again on the same port, with its data."""
+        return self._launch(self.port)
+
+    def _launch(self, port: int | None) -> PostgresServer:
+        for _ in range(_START_ATTEMPTS if port is None else 1):
+            self.port = port or free_port()
             options = " ".join(
                 ["-c listen_addresses=127.0.0.1", f"-p {self.port}", f"-k {self.workdir}"]
-                + [f"-c {setting}" for setting in _SPEED_OVER_DURABILITY]
+                + [f"-c {setting}" for setting in self.settings]
             )
             try:
                 self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log_path), "-w",

@@ -3,9 +3,6 @@ route, with the service's error body."""
 
 from __future__ import annotations
 
-import functools
-from typing import Any
-
 import trio
 from quart import Response, request
 from quart_trio import QuartTrio
@@ -16,19 +13,17 @@ from werkzeug.exceptions import (
     RequestTimeout,
 )
 
-from audit.openapi import openapi_schema
-
-from .artifacts_api import ARTIFACTS_OPENAPI, register_artifact_routes
+from .artifacts_api import register_artifact_routes
 from .capacity import Capacity, usable_cpus
 from .config import ServiceConfig, log
 from .dashboard import register_dashboard_routes
 from .gate import AuditGate
 from .handlers import MAX_BODY_BYTES, Service, error_response, handle_audit, json_response
 from .jobs_api import register_jobs_routes
-from .jobs_schema import JOBS_OPENAPI
-from .problems_api import PROBLEMS_OPENAPI, register_problem_routes
+from .outages import outage_response
+from .problems_api import register_problem_routes
+from .served_document import served_openapi
 from .sites_api import register_sites_routes
-from .sites_schema import SITES_OPENAPI
 from .supervisor import BrowserSupervisor
 
 #: How long an early answer waits for the rest of a body it did not need before it gives up
@@ -61,14 +56,6 @@ async def _body_drained() -> bool:
     return False
 
 
-@functools.cache
-def service_openapi() -> dict[str, Any]:
-    """The service's OpenAPI document, made once per process: it depends on the models
-    only, and making it (about 0.1 s of pydantic) would otherwise be paid at every start of
-    an app (a test suite starts hundreds). Served as it is, never changed."""
-    return openapi_schema(JOBS_OPENAPI, SITES_OPENAPI, ARTIFACTS_OPENAPI, PROBLEMS_OPENAPI)
-
-
 def create_app(config: ServiceConfig) -> QuartTrio:
     """The quart-trio app with its routes, error handlers and (not yet running) supervisor.
 
@@ -85,7 +72,7 @@ def create_app(config: ServiceConfig) -> QuartTrio:
     )
     app.extensions["a11y"] = service
     capacity = Capacity(config.concurrency, usable_cpus())
-    schema = service_openapi()
+    schema = served_openapi(config.environ)
 
     @app.before_request
     async def read_your_writes() -> None:
@@ -101,7 +88,12 @@ def create_app(config: ServiceConfig) -> QuartTrio:
         if status.browser is not None:
             body["browser"] = status.browser.model_dump(mode="json")
         body["capacity"] = capacity.as_json()
-        return json_response(body, 200 if status.status == "healthy" else 503)
+        if service.jobs is not None:
+            states = await service.jobs.dependencies()
+            body["dependencies"] = {"browser": "ok" if status.status == "healthy" else "unavailable", **states}
+            if status.status == "healthy" and any(state != "ok" for state in states.values()):
+                body["status"] = "degraded"  # audits answer; runs cannot be stored or queued
+        return json_response(body, 503 if status.status == "unhealthy" else 200)
 
     @app.get("/openapi.json")
     async def openapi() -> Response:
@@ -145,6 +137,10 @@ def create_app(config: ServiceConfig) -> QuartTrio:
 
     @app.errorhandler(Exception)
     async def unexpected(exc: Exception) -> Response:
+        outage = outage_response(exc)
+        if outage is not None:  # typed: the client can tell an outage from a bug, and retry
+            log.warning("%s %s answered %d: %s", request.method, request.path, outage.status_code, exc)
+            return outage
         log.error("unhandled error on %s %s", request.method, request.path, exc_info=exc)
         return error_response(500, "internal_error", "The server hit an unexpected error; the server log has the details.")
 

@@ -16,6 +16,7 @@ from audit.engine import EngineLimits
 from cdpdriver import Browser, LaunchOptions
 from cdpdriver.supervisor import BrowserFactory
 from jobs.models import JOB_MAX_PAGES_MAX
+from jobs.queue import MIN_LEASE_MS
 
 from ..login_runner import run_login_steps
 from ..startup import open_browser_at
@@ -27,7 +28,7 @@ log = logging.getLogger("a11y.server")
 _SAME_AS_OPTIONS = (
     "host", "port", "concurrency", "max_pages", "queue_size", "block_private_networks",
     "navigation_timeout", "audit_timeout", "browser_url", "data_dir", "database", "queue",
-    "queue_prefix", "workers", "max_job_pages",
+    "queue_prefix", "workers", "max_job_pages", "lease_ms",
 )
 
 
@@ -73,6 +74,9 @@ class ServiceConfig:
     queue: str | None = None
     #: Key prefix of the queue's stream: a service and its workers must agree on it.
     queue_prefix: str = "a11y"
+    #: How long a page taken from the queue may go silent before it is taken over; None is
+    #: the queue's default (``--lease-ms``).
+    lease_ms: int | None = None
     #: Pages of jobs this service audits at once with its own browser; None follows the
     #: rule of ``job_workers``.
     workers: int | None = None
@@ -94,6 +98,8 @@ class ServiceConfig:
             problems.append("--port must be 0..65535")
         if self.workers is not None and self.workers < 0:
             problems.append("--workers must be 0 or more")
+        if self.lease_ms is not None and self.lease_ms < MIN_LEASE_MS:
+            problems.append(f"--lease-ms must be at least {MIN_LEASE_MS}")
         if not 1 <= self.max_job_pages <= JOB_MAX_PAGES_MAX:
             problems.append(f"--max-job-pages must be 1..{JOB_MAX_PAGES_MAX}")
         if problems:

@@ -25,9 +25,11 @@ from audit.reports import render
 from audit.reports.html import render_html
 from jobs.ids import is_run_id
 from jobs.models import JobRequest
+from jobs.store import StoreFull, StoreUnavailable
 from jobs.system import Conflict, Jobs, NotFound
 
 from . import sse
+from .config import log
 from .evidence import report_evidence, with_screenshot_links
 from .handlers import (
     Refused,
@@ -41,6 +43,7 @@ from .handlers import (
 )
 from .jobs_schema import (
     FINDINGS_PAGE,
+    MAX_QUERY_INT,
     EventsQuery,
     JobAccepted,
     JobLinks,
@@ -195,10 +198,13 @@ async def _events(service: Service, run_id: str, query: EventsQuery) -> Response
     header = request.headers.get("Last-Event-ID")
     last_id = query.last_event_id or 0
     if header is not None:
-        if not header.strip().isdigit():
-            raise Refused(400, "invalid_request", "The request is invalid: Last-Event-ID.",
-                          [{"field": "Last-Event-ID", "message": "Expected an event id (an integer)."}])
-        last_id = int(header)
+        text = header.strip()
+        if not (text.isascii() and text.isdigit() and int(text) <= MAX_QUERY_INT):
+            raise Refused(400, "invalid_request", "The request is invalid: Last-Event-ID.", [{
+                "field": "Last-Event-ID",
+                "message": f"Expected an event id: a whole number from 0 to {MAX_QUERY_INT}.",
+            }])
+        last_id = int(text)
     await _jobs(service).get(run_id)  # 404 before the stream starts
     response = Response(_stream(service, run_id, last_id), status=200,
                         content_type=sse.CONTENT_TYPE, headers=sse.HEADERS)
@@ -237,6 +243,11 @@ async def _stream(service: Service, run_id: str, last_id: int) -> AsyncIterator[
                 return
             wait = min(_STREAM_TICK, heartbeat - (now - quiet_since))
             await jobs.wait_for_event(run_id, last_id, timeout=max(wait, 0.01))
+    except (StoreUnavailable, StoreFull) as exc:
+        # The stream ends whole (a comment, then the end of the body): the client reconnects
+        # with the last id it read, and is answered 503 store_unavailable until the store is back.
+        log.warning("event stream of %s ended: %s", run_id, exc)
+        yield sse.comment("the run store cannot be reached; reconnect with Last-Event-ID")
     finally:
         service.streams -= 1
 

@@ -27,6 +27,9 @@ from jobs.ids import RUN_ID_PATTERN
 from jobs.models import JobRequest
 from jobs.store import RUN_STATUSES, Run
 
+from .events_schema import MODELS as EVENT_MODELS
+from .events_schema import events_content
+
 RunStatus = Literal[RUN_STATUSES]  # type: ignore[valid-type]
 REPORT_FORMATS = ("json", "html", "sarif", "junit")
 ReportFormat = Literal[REPORT_FORMATS]  # type: ignore[valid-type]
@@ -43,6 +46,11 @@ class _Answer(BaseModel):
     )
 
 
+#: The largest offset or event id a query may name: the stores keep 64-bit integers (SQLite's
+#: INTEGER, PostgreSQL's bigint), so a larger one could not even be asked about.
+MAX_QUERY_INT = 2**63 - 1
+
+
 class QueryModel(BaseModel):
     """Query strings: JSON names only, text converted to the field's type, others ignored."""
 
@@ -57,7 +65,7 @@ class QueryModel(BaseModel):
 class ResultQuery(QueryModel):
     """``GET /audits/{id}``: the window of the completed result's findings."""
 
-    offset: int = Field(0, ge=0, description="First finding of the window.")
+    offset: int = Field(0, ge=0, le=MAX_QUERY_INT, description="First finding of the window.")
     limit: int = Field(FINDINGS_PAGE, ge=1, le=FINDINGS_PAGE, description="Findings in the window.")
     include: Literal["screenshots"] | None = Field(
         None, description="screenshots: every finding, needs-review item and page that has an "
@@ -87,7 +95,8 @@ class EventsQuery(QueryModel):
     """``GET /audits/{id}/events``: where to resume (the ``Last-Event-ID`` header wins)."""
 
     last_event_id: int | None = Field(
-        None, ge=0, description="Resume after this event id (as the Last-Event-ID header)."
+        None, ge=0, le=MAX_QUERY_INT,
+        description="Resume after this event id (as the Last-Event-ID header).",
     )
 
 
@@ -179,6 +188,7 @@ _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
     (RunView, "serialization"),
     (RunList, "serialization"),
     (ErrorBody, "serialization"),
+    *EVENT_MODELS,
 ]
 _ERRORS = {
     "400": "invalid_request (details: one {field, message} per bad field or query value)",
@@ -281,20 +291,20 @@ def _paths(use: SchemaRef) -> dict[str, Any]:
                 "summary": "Progress as Server-Sent Events, until run.done.",
                 "description": (
                     "Events: run.started, page.started, page.done, page.failed, run.progress, "
-                    "run.done; each with an id to resume after (Last-Event-ID header). A comment "
-                    "line every 15 s keeps the connection alive."
+                    "run.done; each with an id to resume after (Last-Event-ID header), each "
+                    "type's data in the answer's x-events. A comment line every 15 s keeps the "
+                    "connection alive."
                 ),
                 "security": _SECURITY,
                 "parameters": [
                     _run_id(),
                     {"name": "Last-Event-ID", "in": "header", "required": False,
-                     "schema": {"type": "integer", "minimum": 0}},
+                     "schema": {"type": "integer", "minimum": 0, "maximum": MAX_QUERY_INT}},
                     *query_parameters(EventsQuery),
                 ],
                 "responses": answers(
                     "200",
-                    {"description": "The event stream.",
-                     "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                    {"description": "The event stream.", "content": events_content(use)},
                     "400", "401", "404",
                 ),
             },

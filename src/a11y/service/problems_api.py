@@ -29,7 +29,15 @@ from jobs.store import Conflict
 from .evidence import artifact_base
 from .handlers import Service, json_response
 from .jobs_api import _answer, _jobs, whole_result
-from .jobs_schema import _ERRORS, _SECURITY, QueryModel, _Answer, _run_id, query_parameters
+from .jobs_schema import (
+    _ERRORS,
+    _SECURITY,
+    MAX_QUERY_INT,
+    QueryModel,
+    _Answer,
+    _run_id,
+    query_parameters,
+)
 
 PROBLEMS_PAGE, PROBLEMS_MAX = 100, 1000
 CSV_TYPE = "text/csv; charset=utf-8"
@@ -39,7 +47,8 @@ class ProblemsQuery(QueryModel):
     """``GET /audits/{id}/problems``: the window, and JSON or CSV."""
 
     offset: int = Field(
-        0, ge=0, description="First problem of the window (0 is the most important)."
+        0, ge=0, le=MAX_QUERY_INT,
+        description="First problem of the window (0 is the most important).",
     )
     limit: int = Field(PROBLEMS_PAGE, ge=1, le=PROBLEMS_MAX, description="Problems in the window.")
     format: Literal["json", "csv"] = Field(

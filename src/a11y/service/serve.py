@@ -119,6 +119,7 @@ async def open_jobs(config: ServiceConfig, service: Service) -> AsyncIterator[Jo
                     database=target, queue=config.queue, prefix=config.queue_prefix,
                     limits=config.engine_limits(service.gate.pages),
                     browsers=service.supervisor if workers else None, workers=workers,
+                    lease_ms=config.lease_ms,
                 ) as jobs:
                     started = True
                     yield jobs

@@ -37,6 +37,7 @@ from .handlers import (
 from .jobs_api import _answer, _jobs, _no_run, _parse_query
 from .sites_schema import (
     BASELINE,
+    SITE_PATTERN,
     BaselineBody,
     DiffCounts,
     DiffQuery,
@@ -49,7 +50,8 @@ from .sites_schema import (
 
 _SITE_MESSAGE = "Must be an http(s) origin, scheme://host[:port], URL-encoded in the path."
 # A proxy (or the router) may have merged the two slashes of a decoded "http://".
-_MERGED_SLASHES = re.compile(r"^(https?):/+", re.IGNORECASE)
+_MERGED_SLASHES = re.compile(r"^(https?):/*", re.IGNORECASE)
+_SITE = re.compile(SITE_PATTERN[1:-1])
 
 
 def register_sites_routes(app: QuartTrio, service: Service) -> None:
@@ -77,8 +79,10 @@ def _invalid(field: str, message: str) -> Refused:
 def origin_of(raw: str) -> str:
     """The site a path names, as runs store it; ``invalid_request`` (field ``site``) unless
     it is an http(s) origin and nothing more."""
-    text = _MERGED_SLASHES.sub(lambda m: f"{m.group(1)}://", raw.strip())
     bad = _invalid("site", _SITE_MESSAGE)
+    if not _SITE.fullmatch(raw):  # the document's pattern, applied as it states it
+        raise bad
+    text = _MERGED_SLASHES.sub(lambda m: f"{m.group(1)}://", raw)
     try:
         parts = urlsplit(text)
         site = site_of(text)

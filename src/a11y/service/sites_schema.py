@@ -28,7 +28,11 @@ BASELINE = "baseline"
 class DiffQuery(QueryModel):
     """``GET /audits/{id}/diff``: the run to compare with."""
 
-    against: str = Field(description="A run id, or 'baseline' for the baseline of the run's site.")
+    against: str = Field(
+        description="A run id, or 'baseline' for the baseline of the run's site.",
+        # In the document; the validator below applies it with its own message.
+        json_schema_extra={"pattern": f"^(?:{BASELINE}|{RUN_ID_PATTERN[1:-1]})$"},
+    )
 
     @field_validator("against")
     @classmethod
@@ -51,7 +55,10 @@ class BaselineBody(_Answer):
         extra="forbid", alias_generator=to_camel, validate_by_alias=True, validate_by_name=False
     )
 
-    run: StrictStr = Field(description="The id of a completed run of this site.")
+    # The pattern is in the document; the route applies it with its own message.
+    run: StrictStr = Field(
+        description="The id of a completed run of this site.", json_schema_extra={"pattern": RUN_ID_PATTERN}
+    )
 
 
 # --------------------------------------------------------------------------- answers
@@ -130,11 +137,27 @@ _MODELS: list[tuple[type[Any], JsonSchemaMode]] = [
 _SECURITY = [{"bearerAuth": []}, {}]
 
 
+_LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_H16 = "[0-9A-Fa-f]{1,4}"
+_IPV6 = "|".join([
+    f"(?:{_H16}:){{7}}{_H16}", f"(?:{_H16}:){{1,7}}:", f"(?:{_H16}:){{1,6}}:{_H16}",
+    *(f"(?:{_H16}:){{1,{5 - n}}}(?::{_H16}){{1,{n + 2}}}" for n in range(4)),
+    f"{_H16}:(?::{_H16}){{1,6}}", f":(?:(?::{_H16}){{1,7}}|:)",
+])
+_PORT = "6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}"
+#: A site in a path: an http(s) origin, ``scheme://host[:port]`` (a trailing slash, and the
+#: slashes after the scheme merged by a proxy or left out by a client, tolerated). The document states it and the server
+#: applies this very pattern first, so both refuse the same strings.
+SITE_PATTERN = (
+    f"^[Hh][Tt][Tt][Pp][Ss]?:/*(?:{_LABEL}(?:\\.{_LABEL})*|\\[(?:{_IPV6})\\])(?::(?:{_PORT}))?/?$"
+)
+
+
 def _site() -> dict[str, Any]:
     return {
         "name": "site", "in": "path", "required": True,
         "description": "The site's origin, URL-encoded (http%3A%2F%2Fexample.com%3A8080).",
-        "schema": {"type": "string"},
+        "schema": {"type": "string", "pattern": SITE_PATTERN},
     }
 
 

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from .base import (
     DEFAULT_LEASE_MS,
+    MIN_LEASE_MS,
     Delivery,
     MalformedTask,
     PageQueue,
@@ -26,6 +27,7 @@ REDIS_SCHEMES = frozenset({"redis", "rediss", "unix"})
 
 __all__ = [
     "DEFAULT_LEASE_MS",
+    "MIN_LEASE_MS",
     "Delivery",
     "MalformedTask",
     "MemoryQueue",

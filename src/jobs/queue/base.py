@@ -29,6 +29,8 @@ from typing import Protocol
 
 DEFAULT_LEASE_MS = 30_000
 """How long a delivery may stay silent before another consumer may reclaim it."""
+MIN_LEASE_MS = 1_000
+"""The shortest lease an operator may set: its holder renews it a few times per lease."""
 
 
 class QueueError(Exception):

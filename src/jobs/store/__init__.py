@@ -13,7 +13,7 @@ from alembic.util import CommandError
 from sqlalchemy.exc import SQLAlchemyError
 
 from .database import create_store_engine, database_url, redact
-from .errors import Conflict, NotFound, StoreError
+from .errors import Conflict, NotFound, StoreError, StoreFull, StoreUnavailable
 from .migrate import upgrade
 from .records import (
     FINDING_KINDS,
@@ -30,7 +30,7 @@ from .store import MAX_LIMIT, Store
 
 __all__ = [
     "FINDING_KINDS", "MAX_LIMIT", "PAGE_STATUSES", "RUN_STATUSES", "Conflict", "Event",
-    "FindingRecord", "NewPage", "NotFound", "Page", "Run", "Store", "StoreError",
+    "FindingRecord", "NewPage", "NotFound", "Page", "Run", "Store", "StoreError", "StoreFull", "StoreUnavailable",
     "StoredFinding", "open_store",
 ]
 
@@ -49,7 +49,7 @@ def open_store(target: str | os.PathLike[str]) -> Store:
     engine = create_store_engine(url)
     try:
         upgrade(engine)
-    except (SQLAlchemyError, CommandError) as exc:
+    except (SQLAlchemyError, CommandError, StoreError) as exc:
         engine.dispose()
         reason = getattr(exc, "orig", None) or exc
         raise StoreError(f"cannot open the store at {shown}: {reason}") from exc

@@ -19,12 +19,14 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, InterfaceError, OperationalError
 
-from .errors import StoreError
+from .errors import StoreError, StoreFull, StoreUnavailable
 
 SQLITE_FILE = "a11y.db"
 SQLITE_BUSY_TIMEOUT_MS = 15_000
+#: Seconds a connection to a database server may take (libpq's connect_timeout).
+CONNECT_TIMEOUT_S = 3
 _WRITE_OPTION = "a11y_write"
 _SECRET_QUERY_WORDS = ("password", "secret", "token", "key")
 _HIDDEN = "***"
@@ -76,7 +78,9 @@ def redact_text(text: str) -> str:
 
 def create_store_engine(url: URL) -> Engine:
     if url.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        # A server that does not answer is reported within seconds (StoreUnavailable), not
+        # after the operating system's minutes of connection attempts.
+        return create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": CONNECT_TIMEOUT_S})
     engine = create_engine(url)
     event.listen(engine, "connect", _sqlite_on_connect)
     event.listen(engine, "begin", _sqlite_on_begin)
@@ -120,11 +124,33 @@ def _sqlite_on_begin(connection: Connection) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
+#: What a driver says when the disk is full: SQLite's SQLITE_FULL, PostgreSQL's disk_full
+#: (SQLSTATE 53100) and the operating system's ENOSPC as either passes it on.
+_FULL_WORDS = ("database or disk is full", "no space left on device", "could not extend file",
+               "disk full")
+
+
+@contextmanager
+def _outages() -> Iterator[None]:
+    """The driver's failures to reach or write the database, as the store's typed errors;
+    everything else (integrity errors the store handles itself, programming errors) passes."""
+    try:
+        yield
+    except (OperationalError, InterfaceError) as exc:
+        # The driver's own words (no statement, no parameters: those may hold a run's data;
+        # neither driver puts a password in them), on one line.
+        text = " ".join(str(exc.orig if exc.orig is not None else exc).split())[:200]
+        if getattr(exc.orig, "sqlstate", None) == "53100" or any(w in text.lower() for w in _FULL_WORDS):
+            raise StoreFull(f"the database is full: {text}") from exc
+        raise StoreUnavailable(f"the database cannot be reached: {text}") from exc
+
+
 @contextmanager
 def write_transaction(engine: Engine) -> Iterator[Connection]:
     """A transaction that will write: committed on success, rolled back on error or by
-    ``connection.rollback()`` inside. On SQLite it holds the write lock from its start."""
-    with engine.connect() as connection:
+    ``connection.rollback()`` inside. On SQLite it holds the write lock from its start. A
+    database out of reach or full raises ``StoreUnavailable`` or ``StoreFull``."""
+    with _outages(), engine.connect() as connection:
         connection.execution_options(**{_WRITE_OPTION: True})
         with connection.begin():
             yield connection
@@ -132,6 +158,7 @@ def write_transaction(engine: Engine) -> Iterator[Connection]:
 
 @contextmanager
 def read_transaction(engine: Engine) -> Iterator[Connection]:
-    """A read-only transaction: one consistent snapshot, never blocking writers."""
-    with engine.connect() as connection, connection.begin():
+    """A read-only transaction: one consistent snapshot, never blocking writers (typed
+    errors as :func:`write_transaction`)."""
+    with _outages(), engine.connect() as connection, connection.begin():
         yield connection

@@ -1,8 +1,11 @@
 """The store's one exception hierarchy, shaped for the HTTP layer's error codes.
 
-``NotFound`` becomes ``not_found`` and ``Conflict`` becomes ``conflict``; any other
-``StoreError`` (a database that cannot be opened or migrated) is the service's problem, not
-the client's. Programming errors (an unknown status name, a negative offset) stay
+``NotFound`` becomes ``not_found`` and ``Conflict`` becomes ``conflict``;
+``StoreUnavailable`` (the database cannot be reached, or is busy past its timeout) becomes
+``503 store_unavailable`` with ``Retry-After``, and ``StoreFull`` (no room left to write)
+``507 insufficient_storage``: a client can tell an outage from a bug, and knows to retry. Any
+other ``StoreError`` (a database that cannot be opened or migrated) is the service's problem,
+not the client's. Programming errors (an unknown status name, a negative offset) stay
 ``ValueError``: no client input should reach the store unvalidated.
 """
 
@@ -19,3 +22,12 @@ class NotFound(StoreError):
 
 class Conflict(StoreError):
     """The change contradicts the run's state, e.g. reopening or cancelling a finished run."""
+
+
+class StoreUnavailable(StoreError):
+    """The database could not be reached or did not answer in time (down, restarting, locked
+    past the busy timeout): the same request may well succeed a little later."""
+
+
+class StoreFull(StoreError):
+    """The database has no room left to write (its disk or filesystem is full)."""

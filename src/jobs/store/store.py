@@ -92,6 +92,16 @@ class Store:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    def ping(self) -> None:
+        """One round trip to the database; ``StoreUnavailable`` when it does not answer."""
+        with read_transaction(self._engine) as conn:
+            conn.execute(select(1))
+
+    @property
+    def file(self) -> str | None:
+        """The SQLite file of an embedded store; None for a database server."""
+        return self._url.database if self.dialect == "sqlite" else None
+
     def revision(self) -> str | None:
         """The schema revision the database is at (Alembic's head after ``open_store``)."""
         with read_transaction(self._engine) as conn:

@@ -1,5 +1,6 @@
 """Helpers for the jobs API tests: generated sites on the session's test server, and a
-Server-Sent Events reader over httpx (the stream as a client sees it, no parser of ours)."""
+Server-Sent Events reader over httpx (the stream as a client sees it, no parser of ours),
+which holds every event's data to the OpenAPI document's schema of its type."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import httpx
 import trio
 
+from a11y.service.events_schema import EVENTS
 from tests.support.site import Response, Site
 
 PIXEL = "data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw=="
@@ -89,8 +91,12 @@ async def sse_items(response: httpx.Response) -> AsyncIterator[SseEvent | str]:
     async for line in response.aiter_lines():
         if not line:
             if "data" in fields:
-                yield SseEvent(int(fields["id"]), fields.get("event", "message"),
-                               json.loads(fields["data"]))
+                event = SseEvent(int(fields["id"]), fields.get("event", "message"),
+                                 json.loads(fields["data"]))
+                # Every event read in a test is also held to what the OpenAPI document says
+                # its data is (x-events), so the document and the writers cannot drift apart.
+                EVENTS[event.type].model_validate(event.data)
+                yield event
             fields = {}
         elif line.startswith(":"):
             yield line[1:].strip()

@@ -76,15 +76,24 @@ async def test_bad_ids_bad_bodies_and_bad_queries_are_typed_errors(chromium, sit
             error = assert_error(await client.get("/audits", params=query), 400, "invalid_request")
             assert [d["field"] for d in error["details"]] == [field]
         assert (await client.get("/audits", params={"unknown": "ignored"})).status_code == 200
-        for query, field in (({"offset": "-1"}, "offset"), ({"limit": "1001"}, "limit")):
+        for query, field in (({"offset": "-1"}, "offset"), ({"limit": "1001"}, "limit"),
+                             ({"offset": str(2**63)}, "offset")):
             error = assert_error(await client.get(f"/audits/{UNKNOWN}", params=query), 400, "invalid_request")
             assert [d["field"] for d in error["details"]] == [field]
         error = assert_error(await client.get(f"/audits/{UNKNOWN}/report", params={"format": "pdf"}),
                              400, "invalid_request")
         assert error["details"][0]["field"] == "format"
-        error = assert_error(await client.get(f"/audits/{UNKNOWN}/events", headers={"Last-Event-ID": "x"}),
+        # An event id past what the store keeps (2**63), or not a plain number, is refused
+        # before the stream starts; the largest one is asked about (404: no such run).
+        for header in ("x", str(2**63), "\u00b2".encode(), "-1"):
+            error = assert_error(await client.get(f"/audits/{UNKNOWN}/events", headers={"Last-Event-ID": header}),
+                                 400, "invalid_request")
+            assert error["details"][0]["field"] == "Last-Event-ID", header
+        error = assert_error(await client.get(f"/audits/{UNKNOWN}/events", params={"lastEventId": str(2**63)}),
                              400, "invalid_request")
-        assert error["details"][0]["field"] == "Last-Event-ID"
+        assert [d["field"] for d in error["details"]] == ["lastEventId"]
+        for largest in ({"params": {"lastEventId": str(2**63 - 1)}}, {"headers": {"Last-Event-ID": str(2**63 - 1)}}):
+            assert_error(await client.get(f"/audits/{UNKNOWN}/events", **largest), 404, "not_found")
 
 
 async def test_the_token_guards_every_jobs_route(chromium):
@@ -109,7 +118,7 @@ async def test_openapi_lists_the_jobs_api_from_the_validating_models(client):
     assert set(paths["/audits/{id}"]) == {"get", "delete"}
     assert "get" in paths["/audits/{id}/events"] and "get" in paths["/audits/{id}/report"]
     assert {"/audit", "/health"} <= set(paths)
-    assert set(paths["/audits"]["post"]["responses"]) == {"202", "400", "401"}
+    assert set(paths["/audits"]["post"]["responses"]) == {"202", "400", "401", "503", "507"}
     assert "409" in paths["/audits/{id}"]["delete"]["responses"]
     assert "409" in paths["/audits/{id}/report"]["get"]["responses"]
     report_format = next(p for p in paths["/audits/{id}/report"]["get"]["parameters"] if p["name"] == "format")
@@ -211,6 +220,8 @@ async def test_the_synchronous_audit_is_kept_as_a_run_completed_or_failed(chromi
         assert stored == answered.json()
         events = await read_events(client, runs[0]["id"])
         assert [e.type for e in events.events] == ["run.done"]
+        # Resuming after the largest event id there can be: no event, and a stream that ends.
+        assert (await read_events(client, runs[0]["id"], last_id=2**63 - 1)).events == []
 
         refused = await client.post("/audit", json={"url": unreachable})
         error = assert_error(refused, 500, "navigation_failed")

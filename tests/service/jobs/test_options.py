@@ -8,6 +8,9 @@ import pytest
 from a11y.cli import build_parser
 from a11y.service import ServiceConfig
 from a11y.service.sse import comment, event
+from a11y.worker import _problems
+from jobs.queue import DEFAULT_LEASE_MS, MIN_LEASE_MS
+from tests.service.conftest import service_for
 
 
 def test_an_event_is_three_fields_and_a_blank_line_whatever_its_data():
@@ -53,3 +56,23 @@ def test_worker_options():
         "redis://q.test/0", "postgresql+psycopg://db.test/a11y",
         "ws://127.0.0.1:9222/devtools/browser/x", 3, "a11y")
     assert args.handler == "a11y.worker:run"
+
+
+def test_the_lease_is_an_option_of_serve_and_worker():
+    parse = build_parser().parse_args
+    assert ServiceConfig.from_args(parse(["serve"]), {}).lease_ms is None  # the queue's default
+    assert ServiceConfig.from_args(parse(["serve", "--lease-ms", "5000"]), {}).lease_ms == 5000
+    with pytest.raises(ValueError, match="--lease-ms must be at least 1000"):
+        ServiceConfig.from_args(parse(["serve", "--lease-ms", "999"]), {})
+    worker = parse(["worker", "--queue", "redis://q.test/0", "--database", "sqlite:///x", "--lease-ms", "999"])
+    assert _problems(worker) == ["--lease-ms must be at least 1000"]
+    worker = parse(["worker", "--queue", "redis://q.test/0", "--database", "sqlite:///x", "--lease-ms", "4000"])
+    assert (worker.lease_ms, _problems(worker)) == (4000, [])
+    # The help states the queue's own figures.
+    help_text = " ".join(build_parser()._subparsers._group_actions[0].choices["serve"].format_help().split())
+    assert f"default {DEFAULT_LEASE_MS}, at least {MIN_LEASE_MS}" in help_text
+
+
+async def test_serve_hands_the_lease_to_its_queue(chromium):
+    async with service_for(chromium, lease_ms=2500) as svc:
+        assert svc.service.jobs.queue.lease_ms == 2500

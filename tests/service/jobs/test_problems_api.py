@@ -113,7 +113,7 @@ async def _errors_are_typed(client, run_id):
 async def _the_document_describes_the_answers(client, run_id):
     doc = (await client.get("/openapi.json")).json()
     operation = doc["paths"]["/audits/{id}/problems"]["get"]
-    assert set(operation["responses"]) == {"200", "400", "401", "404", "409"}
+    assert set(operation["responses"]) == {"200", "400", "401", "404", "409", "503"}
     assert {p["name"] for p in operation["parameters"]} == {"id", "offset", "limit", "format"}
     report = doc["paths"]["/audits/{id}/report"]["get"]["parameters"]
     assert next(p for p in report if p["name"] == "group")["schema"]["enum"] == [
