@@ -33,9 +33,12 @@ def _beside_tracker() -> list[Command[Any]]:
 
 
 async def new_audit_page(browser: Browser, context_id: str | None = None) -> Page:
-    """A new blank tab in ``context_id``, set up for audits in its first round trip."""
+    """A new blank tab in ``context_id``, set up for audits in its first round trip, in a
+    window of its own: a crawl audits several pages at once, and each must be a visible
+    document (drawn, animating, its screenshots taken at once), not a background tab."""
     page = await browser.new_page(
-        context_id=context_id, setup=[tracker_command(), *_beside_tracker()], track_network=True
+        context_id=context_id, setup=[tracker_command(), *_beside_tracker()], track_network=True,
+        new_window=True,  # visible, beside the run's other tabs (Browser.new_page)
     )
     _SET_UP.add(page)
     return page

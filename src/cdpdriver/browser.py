@@ -130,14 +130,21 @@ class Browser:
         auto_attach: bool = True,
         setup: Sequence[Command[Any]] = (),
         track_network: bool = False,
+        new_window: bool = False,
     ) -> Page:
         """Open a tab and attach a flat session to it. ``setup`` (commands for the tab) and,
         with ``track_network``, the counting of its requests (:meth:`Page.track_network`)
-        go out with the page's own set-up, one round trip for all; a failure is raised."""
+        go out with the page's own set-up, one round trip for all; a failure is raised.
+
+        ``new_window`` opens it in a window of its own. Tabs of one window share it, and only
+        the front one is visible: the others are hidden documents, which draw no frames (a
+        screenshot of one waits for a frame) and run no animation frames. A page that must
+        behave as a person sees it, while others are open beside it, needs its own window."""
         target_id = await self.session.execute(
             target_domain.create_target(
                 url=url,
                 browser_context_id=context_id if context_id else None,
+                new_window=new_window or None,
             )
         )
         return await self.attach_page(
