@@ -74,6 +74,21 @@ def _profiles() -> list[str]:
     return [*lines, ""]
 
 
+def _contexts() -> list[str]:
+    """How a client of a Streamable HTTP server names its browser context (``tools.contexts``)."""
+    return ["## Browser contexts over HTTP", "",
+            "On stdio the server has one client and one browser context. Over Streamable HTTP each "
+            "client works in a browser context of its own (tabs, cookies, storage, routes, recordings, "
+            "downloads under `contexts/<context>/downloads/`): a client with an MCP session (2025 "
+            "revisions) has one for its session. A 2026-07-28 client has no session: `browser_launch` "
+            "opens a context and returns its handle as `context`, and every tool below also takes an "
+            "optional `context` (string) naming it, listed only to such clients; without it a call acts "
+            "on the server's shared `default` context. `browser_quit` closes the caller's context only. "
+            "Errors: `invalid_context` (a handle that is closed, by `browser_quit` or after "
+            "`--context-idle-timeout` seconds without a call, or unknown), `overloaded` (past "
+            "`--max-contexts`).", ""]
+
+
 def render(tools: list[Tool]) -> str:
     summary = catalog(tools)
     lines = [
@@ -88,6 +103,7 @@ def render(tools: list[Tool]) -> str:
         *[f"| `{ns}_` | {count} |" for ns, count in summary["categories"].items()],
         "",
         *_profiles(),
+        *_contexts(),
     ]
     current = None
     for t in tools:

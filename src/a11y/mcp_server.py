@@ -10,6 +10,11 @@ imports the registry or builds a schema (both read ``tools/tool_list.json``); a
 stdio server answers the opening of the conversation while the SDK, and then the
 tools, load on a worker thread (:mod:`a11y.mcp_early`); the browser starts on the
 first tool that needs it.
+
+Over stdio the server has one client and so one browser context. Over Streamable HTTP it
+serves many at once, each in a browser context of its own in the one browser
+(:mod:`tools.contexts`, :mod:`a11y.mcp_http`): the instructions say how a client without an
+MCP session names its context, and the tools listed to such a client take ``context``.
 """
 
 from __future__ import annotations
@@ -29,15 +34,17 @@ from tools import catalog as tool_catalog
 from tools.server_config import ServerConfig
 
 from . import __version__
+from .mcp_http import client_of, lists_context_argument
 from .result_budget import dumps, fit, text_for
 
 if TYPE_CHECKING:
     import mcp_types as types
     import trio
     from mcp.server.lowlevel import Server
+    from starlette.types import ASGIApp
 
+    from tools.contexts import ContextPool
     from tools.registry import Outcome
-    from tools.session import ToolSession
 
     from .mcp_early import ServerFacts
 
@@ -68,6 +75,17 @@ bytes for data. A limit or max_* of 0 means no limit.
 - Images (screenshots) come as image content; a failure is a result with isError and \
 {error: {code, message}}."""
 
+# Added for a Streamable HTTP server, which serves many clients at once (tools.contexts).
+HTTP_INSTRUCTIONS = """
+- Clients of this server each work in a browser context of their own (tabs, cookies, storage, \
+routes, recordings, downloads); with an MCP session you have one. Without one (protocol 2026-07-28), \
+browser_launch opens one and returns its handle: pass it as context to every call (calls without \
+context share the server's default context). browser_quit closes your context only. A context idle \
+for {idle:g} s closes (then invalid_context); past {limit} contexts a new one is overloaded."""
+
+# Tools that open a context of their own when called over stateless HTTP without one.
+OPENS_CONTEXT = frozenset({"browser_launch"})
+
 
 def _split(value: str | None) -> set[str] | None:
     return {v.strip() for v in value.split(",") if v.strip()} if value else None
@@ -90,77 +108,132 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         namespaces=namespaces,
         tools=tools,
         **({"max_result_chars": args.max_result_size} if args.max_result_size else {}),
+        **_context_limits(args),
     )
 
 
-class _LazySession:
-    """The server's one ToolSession, made on the first tool call: the handshake and
-    ``tools/list`` then never import the registry, the session or the driver. A stdio
-    server loads them in the background once the SDK is in (``tools_loaded``), so an agent
-    that thinks before its first call does not wait for them."""
+def _context_limits(args: argparse.Namespace) -> dict[str, Any]:
+    """``--max-contexts`` and ``--context-idle-timeout`` (HTTP), when the command line has them."""
+    limits = {"max_contexts": getattr(args, "max_contexts", None),
+              "context_idle_timeout": getattr(args, "context_idle_timeout", None)}
+    return {key: value for key, value in limits.items() if value is not None}
 
-    def __init__(self, config: ServerConfig, nursery: trio.Nursery, tools_loaded: trio.Event | None) -> None:
+
+class _LazyContexts:
+    """The server's browser contexts (a :class:`tools.contexts.ContextPool`), made on the first
+    tool call: the handshake and ``tools/list`` then never import the registry, the session or
+    the driver. A stdio server loads them in the background once the SDK is in
+    (``tools_loaded``), so an agent that thinks before its first call does not wait for them."""
+
+    def __init__(self, config: ServerConfig, shared: bool, tools_loaded: trio.Event | None) -> None:
         self._config = config
-        self._nursery = nursery
+        self._shared = shared
         self._tools_loaded = tools_loaded
-        self.session: ToolSession | None = None
-
-    async def get(self) -> ToolSession:
-        if self.session is None:
-            if self._tools_loaded is not None:
-                await self._tools_loaded.wait()  # never import them on two threads at once
-            from tools.session import ToolSession
-
-            tool_catalog.load()
-            self.session = ToolSession(self._config, self._nursery)
-        return self.session
-
-
-def build_server(config: ServerConfig, tools_loaded: trio.Event | None = None) -> Server[_LazySession]:
-    """An MCP server whose lifespan owns one ToolSession (and so one browser)."""
-    import mcp_types as types
-    import trio
-    from mcp.server.lowlevel import Server
-
-    @cache
-    def listing() -> list[types.Tool]:
-        return [
-            types.Tool(name=t.name, description=t.description, input_schema=t.input_schema,
-                       output_schema=t.output_schema)
-            for t in tool_catalog.listed(config.namespaces, config.tools)
-        ]
+        self._nursery: trio.Nursery | None = None
+        self.pool: ContextPool | None = None
 
     @asynccontextmanager
-    async def lifespan(_: Server[_LazySession]) -> AsyncIterator[_LazySession]:
+    async def running(self) -> AsyncIterator[_LazyContexts]:
+        """For the server's lifespan: it owns the nursery of the browser and every context, and
+        closes the browser when it ends."""
+        import trio
+
         async with trio.open_nursery() as nursery:
-            sessions = _LazySession(config, nursery, tools_loaded)
+            self._nursery = nursery
             try:
-                yield sessions
+                yield self
             finally:
-                if sessions.session is not None:
+                if self.pool is not None:
                     with trio.CancelScope(shield=True):
-                        await sessions.session.quit()
+                        await self.pool.aclose()
                 nursery.cancel_scope.cancel()
 
+    async def get(self) -> ContextPool:
+        if self.pool is None:
+            if self._tools_loaded is not None:
+                await self._tools_loaded.wait()  # never import them on two threads at once
+            from tools.contexts import ContextPool
+
+            if self._nursery is None:
+                raise RuntimeError("the server is not running")
+            tool_catalog.load()
+            self.pool = ContextPool(self._config, self._nursery, shared=self._shared)
+        return self.pool
+
+    def client_gone(self, client: str) -> None:
+        """An MCP session ended (Streamable HTTP): its browser context closes."""
+        if self.pool is not None:
+            self.pool.client_gone(client)
+
+
+def build_server(config: ServerConfig, tools_loaded: trio.Event | None = None) -> Server[_LazyContexts]:
+    """An MCP server with one client, so one browser context (stdio, in-process)."""
+    return _build(config, tools_loaded, shared=False)[0]
+
+
+def build_http_app(config: ServerConfig, host: str) -> ASGIApp:
+    """The Streamable HTTP app: many clients, each in a browser context of its own."""
+    from .mcp_http import ends_sessions
+
+    server, contexts = _build(config, None, shared=True)
+    return ends_sessions(server.streamable_http_app(host=host), contexts.client_gone)
+
+
+def _build(config: ServerConfig, tools_loaded: trio.Event | None, *,
+           shared: bool) -> tuple[Server[_LazyContexts], _LazyContexts]:
+    """An MCP server whose lifespan owns the browser and its clients' contexts."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    def tool_entry(t: tool_catalog.Listed, with_context: bool) -> types.Tool:
+        from tools.schema import with_context as plus_context
+
+        schema = plus_context(t.input_schema) if with_context else t.input_schema
+        return types.Tool(name=t.name, description=t.description, input_schema=schema, output_schema=t.output_schema)
+
+    @cache
+    def listing(with_context: bool) -> list[types.Tool]:
+        return [tool_entry(t, with_context) for t in tool_catalog.listed(config.namespaces, config.tools)]
+
+    contexts = _LazyContexts(config, shared, tools_loaded)
+
+    @asynccontextmanager
+    async def lifespan(_: Server[_LazyContexts]) -> AsyncIterator[_LazyContexts]:
+        async with contexts.running():
+            yield contexts
+
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=listing())
+        return types.ListToolsResult(tools=listing(shared and lists_context_argument(ctx)))
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        from tools.registry import call
+        from tools.errors import ToolError
+        from tools.registry import Outcome, call
+        from tools.schema import CONTEXT_ARGUMENT
 
-        session = await ctx.lifespan_context.get()
-        async with session.call_lock:
-            outcome = await call(session, params.name, params.arguments)
+        pool = await ctx.lifespan_context.get()
+        args = dict(params.arguments or {})
+        handle = args.pop(CONTEXT_ARGUMENT, None)
+        try:
+            if handle is not None and not isinstance(handle, str):
+                raise ToolError("invalid_arguments", "context: give the handle browser_launch returned, a string")
+            async with pool.use(client=client_of(ctx), handle=handle, opens=params.name in OPENS_CONTEXT) as session:
+                outcome = await call(session, params.name, args)
+        except ToolError as error:  # no such context, or no room for another
+            outcome = Outcome(params.name, False, error.body(), 0.0, args)
         return _result(outcome, config.max_result_chars)
 
-    return Server(
+    instructions = INSTRUCTIONS
+    if shared:
+        instructions += HTTP_INSTRUCTIONS.format(idle=config.context_idle_timeout, limit=config.max_contexts)
+    server = Server(
         "a11y",
         version=__version__,
-        instructions=INSTRUCTIONS,
+        instructions=instructions,
         lifespan=lifespan,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+    return server, contexts
 
 
 def _result(outcome: Outcome, max_chars: int) -> types.CallToolResult:
@@ -224,18 +297,6 @@ async def _serve_stdio(config: ServerConfig) -> None:
         stdio.restore()
 
 
-async def _serve_http(server: Server[_LazySession], host: str, port: int) -> None:
-    from hypercorn.config import Config
-    from hypercorn.trio import serve
-
-    app = server.streamable_http_app(host=host)
-    config = Config()
-    config.bind = [f"{host}:{port}"]
-    config.accesslog = None
-    log.info("MCP Streamable HTTP on http://%s:%d/mcp", host, port)
-    await serve(app, config)
-
-
 def _quietly(build: Callable[..., _T], *args: Any) -> _T:
     """Run an import-heavy step with the cyclic garbage collector off, then freeze what it
     made: creating the SDK's hundreds of pydantic models sets off a collection every few
@@ -288,7 +349,9 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         if args.http:
-            trio.run(_serve_http, _quietly(build_server, config), args.host, args.port)
+            from .mcp_http import serve_http
+
+            trio.run(serve_http, _quietly(build_http_app, config, args.host), args.host, args.port)
         else:
             trio.run(_serve_stdio, config)
     except KeyboardInterrupt:

@@ -5,6 +5,11 @@ nothing the page says decides where a file is written; once complete, the file m
 ``<output>/downloads/`` under its suggested name, cleaned to a plain file name. A tool
 whose action may start a download (a click, a navigation) takes a :meth:`Downloads.mark`
 before it acts and reports what began since (:func:`watch_action`).
+
+The browser reports every download once, on its own session, naming only the frame that
+began it; one browser serves the contexts of many clients (``tools.contexts``), so a
+:class:`DownloadRouter` hands each download to the :class:`Downloads` of the session whose
+frame began it, and each context saves under a folder of its own.
 """
 
 from __future__ import annotations
@@ -13,9 +18,10 @@ import logging
 import os
 import re
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import trio
 
@@ -42,6 +48,7 @@ KEPT = 200         # downloads remembered per browser
 MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024
 _UNSAFE = re.compile(r"[^\w.() +,=@-]+")
 _GUID = re.compile(r"[0-9a-fA-F-]{8,64}")  # the staged file's name: never a path
+BEGIN, PROGRESS = "Browser.downloadWillBegin", "Browser.downloadProgress"
 
 
 @dataclass
@@ -116,20 +123,21 @@ class Downloads:
             self._context_id = context_id
         await browser.session.send("Browser.setDownloadBehavior", params)
 
-    async def watch(self, browser: Browser, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        """Record every download as it begins and progresses; never raises on an odd event."""
-        with browser.session.listen(["Browser.downloadWillBegin", "Browser.downloadProgress"], raw=True) as events:
-            task_status.started()
-            async for event in events:
-                try:
-                    if event.method == "Browser.downloadWillBegin":
-                        self._begin(event.params)
-                    elif (oversized := self._progress(event.params)) is not None:
-                        await self._cancel(browser, oversized)
-                except Exception:
-                    log.exception("download event %s", event.method)
-                self._changed.set()
-                self._changed = trio.Event()
+    async def on_event(self, browser: Browser, method: str, params: dict[str, Any]) -> None:
+        """Record a download's beginning or progress; never raises on an odd event."""
+        try:
+            if method == BEGIN:
+                self._begin(params)
+            elif (oversized := self._progress(params)) is not None:
+                await self._cancel(browser, oversized)
+        except Exception:
+            log.exception("download event %s", method)
+        self._changed.set()
+        self._changed = trio.Event()
+
+    def is_staged(self, guid: str) -> bool:
+        """True when the browser is writing (or wrote) the download ``guid`` into this folder."""
+        return _GUID.fullmatch(guid) is not None and (self.staging / guid).exists()
 
     def _begin(self, params: dict[str, Any]) -> None:
         guid = str(params.get("guid", ""))
@@ -180,6 +188,64 @@ class Downloads:
         target = unique_path(self.folder, safe_name(download.suggested_filename))
         os.replace(staged, target)
         return target
+
+
+class DownloadOwner(Protocol):
+    """What the router needs of a tool session: its downloads, and which frames are its own."""
+
+    downloads: Downloads
+
+    def owns_frame(self, frame_id: str) -> bool: ...
+
+
+class DownloadRouter:
+    """Hands each download the browser reports to the session whose frame began it.
+
+    A download names its frame, so it goes to the session with a tab holding that frame (the
+    only session, when there is one). A frame no session knows (a frame that just attached) is
+    found by where the file lands: each context saves into its own folder, named by the
+    download's guid, so the download is held back until its progress shows whose folder it is.
+    """
+
+    def __init__(self, owners: Callable[[], Sequence[DownloadOwner]]) -> None:
+        self._owners = owners
+        self._routes: OrderedDict[str, DownloadOwner] = OrderedDict()
+        self._unclaimed: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    async def watch(self, browser: Browser, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Route every download event of ``browser`` until it closes."""
+        with browser.session.listen([BEGIN, PROGRESS], raw=True) as events:
+            task_status.started()
+            async for event in events:
+                await self._route(browser, event.method, event.params)
+
+    async def _route(self, browser: Browser, method: str, params: dict[str, Any]) -> None:
+        guid = str(params.get("guid", ""))
+        owners = list(self._owners())
+        owner = self._routes.get(guid)
+        if method == BEGIN:
+            frame = str(params.get("frameId", ""))
+            owner = next((o for o in owners if o.owns_frame(frame)), owners[0] if len(owners) == 1 else None)
+            if owner is None:
+                _remember(self._unclaimed, guid, params)
+                return
+        elif owner is None and guid in self._unclaimed:
+            owner = next((o for o in owners if o.downloads.is_staged(guid)), None)
+            if owner is None:
+                return
+            await owner.downloads.on_event(browser, BEGIN, self._unclaimed.pop(guid))
+        if owner is None:
+            return
+        _remember(self._routes, guid, owner)
+        await owner.downloads.on_event(browser, method, params)
+        if params.get("state") in ("completed", "canceled"):
+            self._routes.pop(guid, None)
+
+
+def _remember(table: OrderedDict[str, Any], key: str, value: Any) -> None:
+    table[key] = value
+    while len(table) > KEPT:
+        table.popitem(last=False)
 
 
 @dataclass

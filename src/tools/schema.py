@@ -100,3 +100,15 @@ def _plain_optional(node: dict[str, Any]) -> dict[str, Any]:
 
 def _untitled(node: dict[str, Any]) -> dict[str, Any]:
     return {key: _subschemas(key, value, _untitled) for key, value in node.items() if key != "title"}
+
+
+#: The argument naming the browser context a call acts on (``tools.contexts``).
+CONTEXT_ARGUMENT = "context"
+
+
+def with_context(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` plus the optional ``context`` handle, which every tool takes over stateless
+    HTTP. Added here, once, to the schemas that server lists, rather than to 169 models: the
+    server takes the argument out of a call before the tool's model validates the rest, and
+    no other server lists it (one client, one context: it would only cost tokens)."""
+    return {**schema, "properties": {**schema.get("properties", {}), CONTEXT_ARGUMENT: {"type": "string"}}}

@@ -25,3 +25,7 @@ class ServerConfig:
     launch_timeout: float = 30.0
     #: The budget of one tool result, in characters of JSON (``--max-result-size``).
     max_result_chars: int = 1_000_000
+    #: Over HTTP: browser contexts (clients) open at once, and seconds without a call after
+    #: which a client's context is closed (``--max-contexts``, ``--context-idle-timeout``).
+    max_contexts: int = 16
+    context_idle_timeout: float = 600.0

@@ -1,8 +1,12 @@
-"""What a tool call acts on: the browser, the tabs and the current tab, files, per-namespace state.
+"""What a tool call acts on: a browser context, its tabs and current tab, files, per-namespace state.
 
-The browser lives in a task of the server's nursery, started on first use
-(or by ``browser_launch``) and stopped by ``browser_quit`` or when it dies;
-a dead browser is forgotten so the next call relaunches it.
+A session is one client's view of the server's browser (:class:`tools.browser_host.BrowserHost`,
+started on first use or by ``browser_launch``): on stdio the one session works in the browser's
+default context (or, ``isolated``, a context of its own) and ``browser_quit`` closes the
+browser; over HTTP each client's session is ``shared``: it works in a context of its own,
+``browser_quit`` closes that context only, and the browser is the server's (``tools.contexts``).
+A dead browser is forgotten so the next call relaunches it, and each session opens its
+context again there.
 """
 
 from __future__ import annotations
@@ -14,8 +18,9 @@ from typing import Any, TypeVar
 
 import trio
 
-from cdpdriver import Batch, Browser, CDPError, LaunchOptions, Page, Session, connect, launch
+from cdpdriver import Batch, Browser, CDPError, Page, Session
 
+from .browser_host import BrowserHost, let_go
 from .downloads import Downloads
 from .errors import ToolError
 from .registry import Observer, Outcome, Tool
@@ -28,28 +33,39 @@ T = TypeVar("T")
 # recorders); it must not await anything, so every new tab is set up in one round trip.
 TabSetup = Callable[[Tab, Batch], None]
 SETUP_TIMEOUT = 10.0
+#: The handle of the context a call without one acts on: the only one on stdio.
+DEFAULT_CONTEXT = "default"
 
 
 class ToolSession:
-    def __init__(self, config: ServerConfig, nursery: trio.Nursery) -> None:
+    def __init__(self, config: ServerConfig, nursery: trio.Nursery, host: BrowserHost | None = None, *,
+                 shared: bool = False, handle: str = DEFAULT_CONTEXT, files: Path | None = None) -> None:
+        """``nursery`` owns the session's tasks (its tabs' recorders); ``host`` is the server's
+        browser (a browser of its own when None); a ``shared`` session works in a context of its
+        own and never quits or relaunches the browser; ``files`` is where its downloads go
+        (``<output>/downloads`` when None)."""
         self.config = config
         self.log = log
         self._nursery = nursery
+        self.host = host if host is not None else BrowserHost(config, nursery)
+        self.shared = shared
+        self.handle = handle
         self.browser: Browser | None = None
-        self.headless = config.headless
         self.tabs: list[Tab] = []
         self.current = 0
         self.context_id: str | None = None
+        self._created_context = False
         self.init_scripts: list[str] = list(config.init_scripts)
         self.observers: list[Observer] = []
         # Queued for every tab as it opens (popups included, while still paused).
         self.tab_setups: list[TabSetup] = []
         self._adopting: set[str] = set()  # popups being set up: their own popups are ours too
-        self.downloads = Downloads(config.output_dir.expanduser().resolve())
+        self.downloads = Downloads(files if files is not None else config.output_dir.expanduser().resolve())
         self.call_lock = trio.Lock()
+        #: Called once ``browser_quit`` closed a shared session's context: the session is over.
+        self.on_quit: Callable[[], None] | None = None
+        self.ended = False
         self._state: dict[str, Any] = {}
-        self._stop = trio.Event()
-        self._stopped = trio.Event()
         self._starting = trio.Lock()
 
     # -- exposure and observers ------------------------------------------------------
@@ -74,133 +90,107 @@ class ToolSession:
             self._state[key] = factory()
         return self._state[key]
 
-    # -- browser lifecycle -------------------------------------------------------------
+    # -- browser and context lifecycle ------------------------------------------------
+
+    @property
+    def headless(self) -> bool:
+        return self.host.headless
 
     @property
     def browser_launched(self) -> bool:
         return self.browser is not None and self.browser.is_connected
 
     async def ensure_browser(self) -> Browser:
+        """The browser, with this session's context open in it (both started when needed)."""
+        browser = self.browser
+        if browser is not None and browser is self.host.browser and browser.is_connected:
+            return browser
         async with self._starting:
-            if self.browser is not None and not self.browser.is_connected:
-                await self.forget_dead_browser()
-            if self.browser is None:
-                self.browser = await self._nursery.start(self._own_browser)
-            return self.browser
+            browser = await self.host.ensure()
+            if self.browser is not browser:
+                await self._open_context(browser)
+            return browser
 
-    async def launch(self, headless: bool | None = None) -> Browser:
-        if headless is not None and headless != self.headless and self.browser_launched:
-            await self.quit()
-        if headless is not None:
-            self.headless = headless
-        return await self.ensure_browser()
-
-    async def _own_browser(self, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        """The task that owns the browser: it lives until quit or until the browser dies."""
-        self._stop, self._stopped = trio.Event(), trio.Event()
-        stopped = self._stopped
+    async def _open_context(self, browser: Browser) -> None:
+        """Work in ``browser`` from now on: in a context of our own when shared or isolated."""
+        self.forget_browser()
+        context_id = await browser.create_context() if self.shared or self.config.isolated else None
+        self.browser, self.context_id, self._created_context = browser, context_id, context_id is not None
+        self.host.register(self)
         try:
-            if self.config.browser_url:
-                manager = connect(self.config.browser_url)
-            else:
-                manager = launch(LaunchOptions(
-                    headless=self.headless, extensions=self.config.extensions,
-                    timeout=self.config.launch_timeout,
-                ))
-            async with manager as browser:
-                if self.config.isolated or self.config.browser_url:
-                    self.context_id = await browser.create_context() if self.config.isolated else None
-                async with trio.open_nursery() as watchers:
-                    await watchers.start(self.downloads.watch, browser)
-                    await self._allow_downloads(browser)
-                    await watchers.start(self._watch_popups, browser)
-                    task_status.started(browser)
-                    with trio.CancelScope() as scope:
-                        watchers.start_soon(_cancel_when, browser.connection.closed, scope)
-                        await self._stop.wait()
-                    watchers.cancel_scope.cancel()
-                for tab in self.tabs:
-                    tab.close()
-                if self.context_id and browser.is_connected:
-                    await browser.dispose_context(self.context_id)
-        finally:
-            self.tabs.clear()
-            self.current = 0
-            self.context_id = None
-            stopped.set()
-
-    async def _allow_downloads(self, browser: Browser) -> None:
-        try:
-            await self.downloads.allow(browser, self.context_id)
+            await self.downloads.allow(browser, context_id)
         except CDPError as exc:  # the browser's own default applies: downloads are not saved
             log.warning("downloads cannot be saved in the output directory: %s", exc)
 
-    async def _watch_popups(self, browser: Browser, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        """Pages our tabs open join the tab list, set up before their first document runs.
+    async def launch(self, headless: bool | None = None) -> Browser:
+        """The browser for ``browser_launch``; a shared browser keeps the server's mode."""
+        if not self.shared:
+            await self.host.relaunch(headless)
+        return await self.ensure_browser()
 
-        Every page that starts in the browser is auto-attached, paused: a popup of one of our
-        tabs is adopted on that session and resumed once its set-up is sent; any other page is
-        resumed and let go. Attachments that wait for nothing are pages that existed before
-        (let go) or our own ``attach_page`` (kept); ready once the former are known.
-        """
-        with browser.session.listen("Target.attachedToTarget", raw=True) as events:
-            await browser.session.send("Target.setAutoAttach", {
-                "autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True,
-                "filter": [{"type": "page"}]})
-            async with trio.open_nursery() as nursery:
-                while True:  # the pages that existed: attached before the reply came
-                    try:
-                        event = events.receive_nowait()
-                    except trio.WouldBlock:
-                        break
-                    self._on_attached(browser, event.params, True, nursery)
-                task_status.started()
-                async for event in events:
-                    self._on_attached(browser, event.params, False, nursery)
+    async def quit(self) -> bool:
+        """``browser_quit``: close the browser, or a shared session's context only; False when
+        there was nothing to close."""
+        if not self.shared:
+            return await self.host.quit()
+        had = self.browser is not None
+        await self.close_context()
+        self.ended = True
+        if self.on_quit is not None:
+            self.on_quit()
+        return had
 
-    def _on_attached(self, browser: Browser, attached: dict[str, Any], existed: bool,
-                     nursery: trio.Nursery) -> None:
-        info = attached.get("targetInfo") or {}
-        log.debug("page %s attached (opener %s, waiting %s)", info.get("targetId"), info.get("openerId"),
-                  attached.get("waitingForDebugger"))
-        if not attached.get("waitingForDebugger"):
-            if existed:
-                nursery.start_soon(_let_go, browser, attached)
-            return
-        if info.get("openerId") in {t.id for t in self.tabs} | self._adopting:
-            self._adopting.add(info["targetId"])
-            nursery.start_soon(self._adopt_popup, browser, attached)
-        else:
-            nursery.start_soon(_let_go, browser, attached)
+    async def close_context(self) -> None:
+        """Close this session's tabs and the context it created; the browser stays."""
+        browser, context_id, created = self.browser, self.context_id, self._created_context
+        self.host.unregister(self)
+        self.forget_browser()
+        if browser is not None and created and context_id and browser.is_connected:
+            await browser.dispose_context(context_id)
 
-    async def _adopt_popup(self, browser: Browser, attached: dict[str, Any]) -> None:
+    def forget_browser(self) -> None:
+        """Drop the tabs and the context: the browser ended, or the session leaves it."""
+        for tab in self.tabs:
+            tab.close()
+        self.tabs.clear()
+        self._adopting.clear()
+        self.current = 0
+        self.browser, self.context_id, self._created_context = None, None, False
+
+    def owns_context(self) -> bool:
+        return self._created_context
+
+    async def forget_dead_browser(self) -> None:
+        """After a crash: let the browser's owner task finish so the next call starts afresh."""
+        await self.host.forget_dead()
+
+    # -- what the browser reports: popups and downloads -----------------------------------
+
+    def claim_popup(self, opener_id: str, target_id: str) -> bool:
+        if opener_id in {t.id for t in self.tabs} | self._adopting:
+            self._adopting.add(target_id)
+            return True
+        return False
+
+    async def adopt_popup(self, browser: Browser, attached: dict[str, Any]) -> None:
         target_id = attached["targetInfo"]["targetId"]
         session = Session(browser.connection, attached["sessionId"], target_id)
         try:
             await self._adopt(Page(browser, session, context_id=self.context_id), paused=True)
-        except CDPError as exc:
+        except (CDPError, RuntimeError) as exc:  # RuntimeError: the session closed meanwhile
             log.debug("could not adopt popup %s: %s", target_id, exc)
-            await _let_go(browser, attached)
+            await let_go(browser, attached)
         finally:
             self._adopting.discard(target_id)
 
-    async def quit(self) -> bool:
-        """Close the browser; False when none was running."""
-        if self.browser is None:
-            return False
-        self._stop.set()
-        with trio.move_on_after(15):
-            await self._stopped.wait()
-        self.browser = None
-        return True
-
-    async def forget_dead_browser(self) -> None:
-        """After a crash: let the owner task finish so the next call starts afresh."""
-        if self.browser is not None and not self.browser.is_connected:
-            self._stop.set()
-            with trio.move_on_after(10):
-                await self._stopped.wait()
-            self.browser = None
+    def owns_frame(self, frame_id: str) -> bool:
+        """True when ``frame_id`` is a frame of one of this session's tabs."""
+        for tab in self.tabs:
+            if frame_id == tab.id or frame_id in tab.contexts:
+                return True
+            if any(child.session.target_id == frame_id for child in tab.page.children.values()):
+                return True
+        return False
 
     # -- tabs ----------------------------------------------------------------------------
 
@@ -296,20 +286,3 @@ class ToolSession:
             raise ToolError("invalid_path", f"{path!r} is a directory; give a file name")
         full.parent.mkdir(parents=True, exist_ok=True)
         return full
-
-
-async def _let_go(browser: Browser, attached: dict[str, Any]) -> None:
-    """Resume a page we were auto-attached to and detach from it: it is not ours."""
-    session_id = attached.get("sessionId")
-    with trio.move_on_after(SETUP_TIMEOUT):
-        try:
-            if attached.get("waitingForDebugger"):
-                await browser.connection.send("Runtime.runIfWaitingForDebugger", session_id=session_id)
-            await browser.session.send("Target.detachFromTarget", {"sessionId": session_id})
-        except CDPError as exc:  # it closed meanwhile
-            log.debug("could not let go of %s: %s", session_id, exc)
-
-
-async def _cancel_when(event: trio.Event, scope: trio.CancelScope) -> None:
-    await event.wait()
-    scope.cancel()

@@ -1,0 +1,122 @@
+"""Serving MCP over Streamable HTTP: whose call is this, when did a client leave, and a prompt stop.
+
+Many clients share one server, each in a browser context of its own (:mod:`tools.contexts`).
+In the 2025 protocol revisions a client is its MCP session: the SDK's transport numbers it
+(``Mcp-Session-Id``) and the tool handler reads the number from the request it serves. The
+2026-07-28 revision has no session, so a call there names its context (``context``) or acts
+on the server's default one; only such a client is listed the ``context`` argument. A client
+that ends its session (``DELETE``) has its context closed at once rather than when idle.
+
+On SIGINT or SIGTERM the server stops accepting, gives open requests and streams (a client's
+standing GET stream never ends by itself) ``SHUTDOWN_GRACE`` seconds, then closes the browser.
+
+Imported by :mod:`a11y.mcp_server` at start-up, so only the standard library at the top.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import trio
+    from starlette.types import ASGIApp, Receive, Scope, Send
+
+log = logging.getLogger(__name__)
+
+SESSION_HEADER = "mcp-session-id"
+#: Seconds that open requests and streams get to finish once a stop is asked for.
+SHUTDOWN_GRACE = 0.5
+
+
+def add_context_options(parser: argparse.ArgumentParser) -> None:
+    """``a11y mcp``'s limits on the contexts of an HTTP server's clients (``tools.contexts``);
+    unset, the ``ServerConfig`` defaults apply."""
+    parser.add_argument("--max-contexts", type=_at_least_one, default=None, metavar="N",
+                        help="with --http: browser contexts (one per client) open at once; "
+                             "past it a new one is refused as overloaded (default 16)")
+    parser.add_argument("--context-idle-timeout", type=_positive_seconds, default=None, metavar="SECONDS",
+                        help="with --http: close a client's browser context after this long "
+                             "without a call (default 600)")
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is less than 1")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
+    return value
+
+
+def client_of(ctx: Any) -> str | None:
+    """The MCP session a request belongs to; None without one (stdio, 2026-07-28 HTTP).
+
+    Only a handshake-era request has a session: the SDK checks its ``Mcp-Session-Id`` there
+    (an unknown one is a 404), and ignores the header in a 2026-07-28 request, so that one's
+    header names nothing and is not read."""
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    headers = getattr(getattr(ctx, "request", None), "headers", None)
+    if headers is None or getattr(ctx, "protocol_version", None) in MODERN_PROTOCOL_VERSIONS:
+        return None
+    return headers.get(SESSION_HEADER)
+
+
+def lists_context_argument(ctx: Any) -> bool:
+    """True for an HTTP request without an MCP session: its client names contexts itself."""
+    return getattr(ctx, "request", None) is not None and client_of(ctx) is None
+
+
+def ends_sessions(app: ASGIApp, client_gone: Callable[[str], None]) -> ASGIApp:
+    """``app``, telling ``client_gone`` of every MCP session a client ends (``DELETE``)."""
+
+    async def serve(scope: Scope, receive: Receive, send: Send) -> None:
+        await app(scope, receive, send)
+        if scope["type"] == "http" and scope["method"] == "DELETE":
+            session = dict(scope["headers"]).get(SESSION_HEADER.encode())
+            if session:
+                client_gone(session.decode("latin-1"))
+
+    return serve
+
+
+async def serve_http(app: ASGIApp, host: str, port: int, *,
+                     shutdown: Callable[[], Any] | None = None,
+                     task_status: trio.TaskStatus[list[str]] | Any = None) -> None:
+    """Serve ``app`` on ``host:port`` until ``shutdown`` returns (by default: SIGINT or SIGTERM)."""
+    import trio
+    from hypercorn.config import Config
+    from hypercorn.trio import serve
+
+    config = Config()
+    config.bind = [f"{host}:{port}"]
+    config.accesslog = None
+    config.graceful_timeout = SHUTDOWN_GRACE
+    log.info("MCP Streamable HTTP on http://%s:%d/mcp", host, port)
+    await serve(app, config, shutdown_trigger=shutdown or _signalled,  # type: ignore[arg-type]
+                task_status=task_status or trio.TASK_STATUS_IGNORED)
+
+
+async def _signalled() -> None:
+    """Return at the first SIGINT or SIGTERM."""
+    import trio
+
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async for number in signals:
+            log.info("%s: stopping", signal.Signals(number).name)
+            return
