@@ -7,7 +7,8 @@
 # Runs `a11y serve` on 0.0.0.0:8080 by default; give another command as arguments:
 #   podman run a11y worker --database URL --queue redis://HOST:6379/0
 #   podman run a11y mcp --http --host 0.0.0.0 --port 8931
-# deploy/compose.yaml runs the service, two workers, Redis and PostgreSQL together;
+# deploy/compose.yaml runs the service, two workers, Redis and PostgreSQL together (deploy/k8s/
+# the same on Kubernetes);
 # scripts/test_image.sh builds this image and tries it.
 FROM debian:bookworm-slim
 

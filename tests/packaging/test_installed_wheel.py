@@ -3,7 +3,8 @@
 ``python -m build`` makes the sdist and then the wheel *from* that sdist, so one build proves
 both archives: the sdist carries all the wheel needs. The wheel goes into a fresh virtual
 environment in a temporary directory, and every front end runs from another temporary
-directory, with nothing of the checkout on its path, against real Chromium.
+directory, with nothing of the checkout on its path, against real Chromium (and the worker
+against real Redis and PostgreSQL).
 
 The fresh environment borrows its third-party dependencies, read-only, from the checkout's
 ``.venv`` (a ``.pth`` naming a directory of links to them, ours left out) rather than
@@ -34,8 +35,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+import trio
 from mcp import Client, StdioServerParameters
 
+from jobs.system import Jobs
+from tests.jobs.system.support import LIMITS, job, tree_site, wait_finished
 from tests.service.conftest import VIOLATIONS
 
 pytestmark = pytest.mark.slow
@@ -296,3 +300,48 @@ async def test_mcp_stdio_session(installed, site, tmp_path):
         assert not shot.is_error, shot
         assert [block.type for block in shot.content] == ["text", "image"]
         assert shot.content[1].mime_type == "image/png" and shot.structured_content["width"] > 0
+
+
+async def test_worker_audits_a_job_s_pages_and_stops_on_sigterm(
+    installed, site, chromium, postgres_url, redis_server, redis_prefix, tmp_path
+):
+    """The installed ``a11y worker`` on real Redis and PostgreSQL audits the pages of a job
+    this process submits (its own system runs no worker), then ends cleanly on SIGTERM."""
+    start = tree_site(site, "packaged-worker", 3, fanout=2)
+    log_path = tmp_path / "worker.log"
+    async with Jobs.open(database=postgres_url, queue=redis_server.url, limits=LIMITS,
+                         browsers=None, workers=0, prefix=redis_prefix) as jobs:
+        # Started once Jobs.open has migrated the database, as a deployment starts its
+        # workers once the service is up.
+        with open(log_path, "wb") as log:
+            proc = subprocess.Popen(
+                [str(installed.venv / "bin" / "a11y"), "worker", "--database", postgres_url,
+                 "--queue", redis_server.url, "--queue-prefix", redis_prefix,
+                 "--browser-url", chromium.http_url, "--concurrency", "2"],
+                cwd=installed.elsewhere,
+                env=installed.env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
+        try:
+            run = await jobs.submit(job(start, depth=2, maxPages=3))
+            done = await wait_finished(jobs, run.id, timeout=RUN_TIMEOUT_S)
+            result = await jobs.result(run.id)
+            assert proc.poll() is None, log_path.read_text(errors="replace")
+            proc.send_signal(signal.SIGTERM)
+            with trio.fail_after(RUN_TIMEOUT_S):
+                while proc.poll() is None:
+                    await trio.sleep(0.05)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=30)
+    log_text = log_path.read_text(errors="replace")
+    assert done.status == "completed", (done.error, log_text)
+    assert sorted(page["url"] for page in result["pages"]) == sorted(
+        site.url(f"/packaged-worker/{n}") for n in range(3)
+    )
+    assert all(page["status"] == "ok" for page in result["pages"]), result["pages"]
+    assert proc.returncode == 0, log_text
+    assert "received SIGTERM; stopping" in log_text and "Traceback" not in log_text, log_text

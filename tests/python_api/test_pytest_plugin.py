@@ -6,7 +6,8 @@ clean page passes, a page the test serves itself is audited, and ``--a11y-save-b
 writes every result; run 2 reads them with ``--a11y-baseline``: old findings pass, a new
 one fails, on HTML the plugin serves and on the test's own page alike.
 Run 3 audits on a Chromium started with ``--remote-debugging-port`` (the shared test
-browser), and run 4 shows an unusable baseline file stopping the run before any test.
+browser), and run 4 shows an unusable baseline file stopping the run before any test. Run 5
+is SIGKILLed mid-test, with no teardown at all: the browser it launched must still go.
 """
 
 from __future__ import annotations
@@ -14,6 +15,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -99,6 +105,24 @@ def test_browser_url_per_call(a11y_audit):
     assert "image-alt" in rules and "label" in rules
 """
 
+KILLED_TESTS = f"""
+import os
+import time
+
+CLEAN = {CLEAN!r}
+
+
+def test_audits_then_hangs(a11y_audit, a11y_session):
+    a11y_audit(CLEAN)
+    path = os.environ["A11Y_TEST_PID"]
+    with open(path + ".part", "w") as file:
+        file.write(str(a11y_session.browser_pid))
+    os.replace(path + ".part", path)
+    time.sleep({RUN_TIMEOUT})  # killed long before
+"""
+#: Upper bound for the browser to follow a killed run (it takes about two seconds).
+GONE_TIMEOUT = 60
+
 
 def _run(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, *args: str
@@ -131,6 +155,22 @@ def _process_gone(pid: int) -> bool:
     except ProcessLookupError:
         return True
     return False
+
+
+def _group_left(pgid: int) -> list[int]:
+    """The processes of group ``pgid`` still running (zombies, which are only waiting for a
+    parent to collect their status, left out)."""
+    left = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pgid and fields[0] != b"Z":
+            left.append(int(entry.name))
+    return left
 
 
 def test_launched_browser_findings_and_baseline(pytester, monkeypatch, site, tmp_path):
@@ -217,3 +257,46 @@ def test_installing_the_package_registers_the_plugin(pytestconfig):
     assert entry.name == "a11y"
     assert pytestconfig.pluginmanager.has_plugin("a11y")
     assert pytestconfig.getoption("a11y_baseline") is None
+
+
+def test_a_killed_run_leaves_no_browser(pytester, monkeypatch, tmp_path):
+    """SIGKILL runs no teardown, no ``finally`` and no ``atexit``: the browser the run launched
+    (its own process group, with its helpers) must end on its own."""
+    pid_file, output = tmp_path / "pid", tmp_path / "output.txt"
+    monkeypatch.setenv("A11Y_TEST_PID", str(pid_file))
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    pytester.makepyfile(test_killed=KILLED_TESTS)
+    pytester.makeini("[pytest]\n")
+    with open(output, "wb") as sink:
+        run = pytester.popen(
+            [sys.executable, "-m", "pytest", "-p", "a11y.pytest_plugin", "-p", "no:cacheprovider"],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    pid = None
+    try:
+        deadline = time.monotonic() + RUN_TIMEOUT
+        while not pid_file.exists():
+            assert run.poll() is None, output.read_text(errors="replace")
+            assert time.monotonic() < deadline, "no audit within the bound:\n" + output.read_text()
+            time.sleep(0.05)
+        pid = int(pid_file.read_text())
+        assert b"chrom" in Path(f"/proc/{pid}/cmdline").read_bytes().lower()
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=30)
+        # The browser leads its own group: gone when no process of that group runs (its
+        # PID alone could linger as a zombie where nothing reaps orphans).
+        deadline = time.monotonic() + GONE_TIMEOUT
+        while _group_left(pid):
+            assert time.monotonic() < deadline, (
+                f"the browser of a killed run is still there after {GONE_TIMEOUT} s: "
+                f"{_group_left(pid)}"
+            )
+            time.sleep(0.05)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait(timeout=30)
+        if pid is not None and _group_left(pid):
+            os.killpg(pid, signal.SIGKILL)  # only after a failure: leave nothing behind
