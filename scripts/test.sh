@@ -30,6 +30,12 @@ done
 
 bash scripts/install.sh --tests
 
+# The suite starts many Python processes (serve, worker, mcp, audit, pytest itself, inside
+# tests): with PYTHONDONTWRITEBYTECODE set (some images set it), each would compile every
+# module of src/ and pytest would rewrite every test module again, about a minute of CPU
+# over a run. The caches land in __pycache__/, which git ignores.
+unset PYTHONDONTWRITEBYTECODE
+
 run_once() {  # run_once LOG: one pytest run, its output shown and kept in LOG; returns pytest's code
     local rc=0
     # -rfE lists failures and errors in the short summary, one line each: what --repeat collects.

@@ -298,4 +298,5 @@ def _report(result: AuditResult, args: argparse.Namespace, baseline: Baseline | 
         return EXIT_AUDIT_FAILED
     if comparison is not None:
         _err(summary(comparison))
-    return max(exit_code(result, args.fail_on), new_findings_exit(comparison, args.fail_on_new))
+    group = getattr(args, "group", "findings")
+    return max(exit_code(result, args.fail_on), new_findings_exit(comparison, args.fail_on_new, group))

@@ -2,7 +2,10 @@
 an audit compared with an earlier run, so CI fails on regressions rather than on old debt.
 
 The earlier run is a JSON report (what ``--format json`` writes) or a completed run of a
-service, fetched as its JSON report. Findings are matched by fingerprint (:mod:`audit.diff`).
+service, fetched as its JSON report. Findings are matched by fingerprint (:mod:`audit.diff`),
+problems by their id (:mod:`audit.problems.changes`); with ``--group problems``,
+``--fail-on-new`` counts new problems instead of new findings, so a defect of a shared
+component that repeats on every page fails a build once, not once per page.
 Every problem with the baseline is a :class:`BaselineError` whose message is for people;
 the CLI exits 2 with it before the audit starts. Nothing here prints the token.
 """
@@ -20,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from audit.diff import Diff
     from audit.models import AuditResult, Finding
+    from audit.problems.changes import ProblemChanges
 
 TOKEN_ENV = "A11Y_API_TOKEN"
 FETCH_TIMEOUT = 60.0
@@ -41,6 +45,8 @@ class Baseline:
 class Comparison:
     diff: Diff[Finding]
     source: str
+    #: None when the baseline predates problems (it has items but no problems).
+    problems: ProblemChanges | None = None
 
 
 def load_baseline(args: argparse.Namespace) -> Baseline | None:
@@ -56,12 +62,20 @@ def load_baseline(args: argparse.Namespace) -> Baseline | None:
     if args.fail_on_new and not (path or run_id):
         raise BaselineError("--fail-on-new needs a baseline: --baseline REPORT or --baseline-run ID")
     if path:
-        return Baseline(_report_of(_read_file(path), path), path)
-    if run_id:
+        baseline = Baseline(_report_of(_read_file(path), path), path)
+    elif run_id:
         token = args.token or os.environ.get(TOKEN_ENV) or None
         source = f"run {run_id}"
-        return Baseline(_report_of(_fetch(server, run_id, token), source), source)
-    return None
+        baseline = Baseline(_report_of(_fetch(server, run_id, token), source), source)
+    else:
+        return None
+    if args.fail_on_new and getattr(args, "group", "findings") == "problems":
+        from audit.problems.changes import lacks_problems
+
+        if lacks_problems(baseline.result):
+            raise BaselineError(f"{baseline.source} has no problems (it was made before a11y grouped "
+                                "findings into problems): compare by findings, without --group problems")
+    return baseline
 
 
 def _read_file(path: str) -> bytes:
@@ -141,16 +155,23 @@ def read_baseline_reports(path: str) -> list[AuditResult]:
 
 def compare(result: AuditResult, baseline: Baseline | None) -> Comparison | None:
     from audit.diff import diff_items
+    from audit.problems.changes import compare_problems, lacks_problems
 
     if baseline is None:
         return None
-    return Comparison(diff_items(result.findings, baseline.result.findings), baseline.source)
+    problems = None if lacks_problems(baseline.result) else compare_problems(result, baseline.result)
+    return Comparison(diff_items(result.findings, baseline.result.findings), baseline.source, problems)
 
 
 def summary(comparison: Comparison) -> str:
     counts = comparison.diff.counts()
-    return (f"against the baseline ({comparison.source}): {counts['new']} new, "
+    line = (f"against the baseline ({comparison.source}): {counts['new']} new, "
             f"{counts['fixed']} fixed, {counts['unchanged']} unchanged finding(s)")
+    if comparison.problems is not None:
+        p = comparison.problems.counts()
+        line += (f"; {p['new']} new, {p['fixed']} fixed, {p['spread']} spread, "
+                 f"{p['unchanged']} unchanged problem(s)")
+    return line
 
 
 def render_report(result: AuditResult, fmt: str, baseline: Baseline | None,
@@ -170,20 +191,42 @@ def render_report(result: AuditResult, fmt: str, baseline: Baseline | None,
     text = render(result, fmt, group=group)
     if fmt != "text":
         return text
-    counts = comparison.diff.counts()
-    lines = ["", f"Baseline:    {counts['new']} new, {counts['fixed']} fixed, "
-             f"{counts['unchanged']} unchanged (against {comparison.source})"]
-    for finding in comparison.diff.new:
-        lines.append(f"  new   {finding.id:<5} [{finding.impact}] {finding.rule_id} {finding.selector}")
-    for finding in comparison.diff.fixed:
-        lines.append(f"  fixed       [{finding.impact}] {finding.rule_id} {finding.selector}")
+    lines = [""]
+    if group == "problems" and comparison.problems is not None:
+        lines.extend(_problem_lines(comparison.problems, comparison.source))
+    else:
+        counts = comparison.diff.counts()
+        lines.append(f"Baseline:    {counts['new']} new, {counts['fixed']} fixed, "
+                     f"{counts['unchanged']} unchanged (against {comparison.source})")
+        for finding in comparison.diff.new:
+            lines.append(f"  new   {finding.id:<5} [{finding.impact}] {finding.rule_id} {finding.selector}")
+        for finding in comparison.diff.fixed:
+            lines.append(f"  fixed       [{finding.impact}] {finding.rule_id} {finding.selector}")
     return text.rstrip("\n") + "\n" + "\n".join(clean(line) for line in lines) + "\n"
 
 
-def new_findings_exit(comparison: Comparison | None, fail_on_new: str | None) -> int:
-    """1 when findings new since the baseline are at or above ``fail_on_new``, else 0."""
+def _problem_lines(changes: ProblemChanges, source: str) -> list[str]:
+    counts = changes.counts()
+    lines = [f"Baseline:    {counts['new']} new, {counts['fixed']} fixed, {counts['spread']} spread, "
+             f"{counts['unchanged']} unchanged problem(s) (against {source})"]
+    for problem in changes.new:
+        lines.append(f"  new     [{problem.impact}] {problem.rule_id} on {problem.pages} page(s): {problem.component}")
+    for spread in changes.spread:
+        problem = spread.problem
+        lines.append(f"  spread  [{problem.impact}] {problem.rule_id} to {len(spread.new_pages)} more "
+                     f"page(s): {problem.component}")
+    for problem in changes.fixed:
+        lines.append(f"  fixed   [{problem.impact}] {problem.rule_id}: {problem.component}")
+    return lines
+
+
+def new_findings_exit(comparison: Comparison | None, fail_on_new: str | None, group: str = "findings") -> int:
+    """1 when findings (with ``group`` problems: problems) new since the baseline are at or
+    above ``fail_on_new``, else 0."""
     from audit.scoring import EXIT_FINDINGS, EXIT_OK
 
     if comparison is None or fail_on_new is None:
         return EXIT_OK
+    if group == "problems" and comparison.problems is not None:
+        return EXIT_FINDINGS if comparison.problems.new_at_or_above(fail_on_new) else EXIT_OK
     return EXIT_FINDINGS if comparison.diff.new_at_or_above(fail_on_new) else EXIT_OK

@@ -1,4 +1,4 @@
-"""Command line: ``python -m a11y {serve,worker,audit,mcp,doctor}``.
+"""Command line: ``python -m a11y {serve,worker,audit,mcp,doctor,token}``.
 
 Each subcommand imports its front end lazily, so ``--help`` and ``doctor``
 stay fast and a broken optional piece cannot break the others.
@@ -91,7 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--output", default=None, help="write the report to this file")
     audit.add_argument("--group", default="findings", choices=["findings", "problems"],
                        help="sarif and junit: one result (test case) per finding, or per problem "
-                       "(docs/problems.md); the text report always lists problems first")
+                       "(docs/problems.md); the text report always lists problems first; with a "
+                       "baseline, problems also make --fail-on-new count new problems")
     audit.add_argument("--fail-on", default=None, choices=["critical", "serious", "moderate", "minor"],
                        help="exit 1 when findings at or above this impact exist")
     audit.add_argument("--baseline", default=None, metavar="REPORT",
@@ -128,8 +129,53 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
     mcp.add_argument("--host", default="127.0.0.1")
     mcp.add_argument("--port", type=int, default=8931)
+    from .mcp_http import add_context_options  # standard library only: --help stays fast
+
+    add_context_options(mcp)
     mcp.set_defaults(handler="a11y.mcp_server:run")
+
+    _add_token_commands(sub)
     return parser
+
+
+def _add_token_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``a11y token create|list|revoke``: the service's API tokens, in its store."""
+    token = sub.add_parser("token", help="create, list and revoke API tokens of the service")
+    actions = token.add_subparsers(dest="token_command", metavar="ACTION", required=True)
+    create = actions.add_parser("create", help="make a token; its value is printed once, on stdout")
+    create.add_argument("--name", required=True, type=_token_name,
+                        help="what logs and lists call it: 1-64 letters, digits, '.', '_', '-'")
+    create.add_argument("--scope", required=True, choices=["read", "submit", "admin"],
+                        help="read: runs, reports and history; submit: also start runs and cancel "
+                        "its own; admin: also cancel or delete any run and set baselines")
+    create.add_argument("--site", dest="sites", action="append", type=_origin, metavar="ORIGIN",
+                        help="limit the token to this site, scheme://host[:port] (repeat for more; "
+                        "default: every site)")
+    listing = actions.add_parser("list", help="show every token (never its value)")
+    revoke = actions.add_parser("revoke", help="revoke a token from the service's next request on")
+    revoke.add_argument("name")
+    for action in (create, listing, revoke):
+        _add_store(action)
+    token.set_defaults(handler="a11y.token_cli:run")
+
+
+def _token_name(text: str) -> str:
+    from jobs.store.tokens import check_name
+
+    try:
+        return check_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _origin(text: str) -> str:
+    """``--site``: an http(s) origin, normalised as the service compares sites."""
+    from .origins import parse_origin
+
+    try:
+        return parse_origin(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _result_budget(text: str) -> int:
@@ -149,16 +195,21 @@ def _add_browser_url(parser: argparse.ArgumentParser) -> None:
                         help="use a running Chrome (http:// or ws://) instead of launching one")
 
 
-def _add_store_and_queue(parser: argparse.ArgumentParser, *, worker: bool) -> None:
-    """The options a service and its workers share. A worker has no default for the
-    database or the queue (it must reach the service's); ``a11y.worker`` reports a missing
-    one in one line rather than argparse's usage dump."""
+def _add_store(parser: argparse.ArgumentParser, *, worker: bool = False) -> None:
+    """Where the runs (and the API tokens) are stored, as ``serve`` takes it."""
     parser.add_argument("--database", default=None, metavar="URL",
                         help="runs database, e.g. postgresql+psycopg://user:pass@host/db"
                         + ("" if worker else " (overrides --data-dir)"))
     if not worker:
         parser.add_argument("--data-dir", default="./a11y-data/", metavar="DIR",
                             help="directory of the SQLite runs database (default ./a11y-data/)")
+
+
+def _add_store_and_queue(parser: argparse.ArgumentParser, *, worker: bool) -> None:
+    """The options a service and its workers share. A worker has no default for the
+    database or the queue (it must reach the service's); ``a11y.worker`` reports a missing
+    one in one line rather than argparse's usage dump."""
+    _add_store(parser, worker=worker)
     parser.add_argument("--queue", default=None, metavar="URL",
                         help="Redis URL of the page queue shared with workers, e.g. "
                         "redis://HOST:6379/0" + ("" if worker else " (default: in process)"))

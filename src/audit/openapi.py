@@ -17,7 +17,7 @@ from .models import AUDIT_ERROR_CODES, AuditRequest, AuditResult, ErrorBody, Hea
 _ERROR_RESPONSES = {
     "400": "Invalid request: invalid_json, invalid_request (details: one {field, message} per "
     "bad field), unsupported_media_type, payload_too_large (body over 64 KiB), llm_not_configured.",
-    "401": "unauthorized: a token is configured and the bearer token is missing or wrong.",
+    "401": "unauthorized: auth is on and the bearer token is missing, wrong or revoked.",
     "413": "payload_too_large: the body is over 64 KiB (this service answers 400 with the "
     "same code; 413 is listed for front proxies that enforce the limit themselves).",
     "415": "unsupported_media_type: the content type is not application/json (this service "
@@ -119,7 +119,9 @@ def openapi_schema(*more: OpenApiPaths) -> dict[str, Any]:
                 "bearerAuth": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "Required only when the server runs with --token.",
+                    "description": "Required when the server runs with --token or holds API "
+                    "tokens (a11y token create); each operation's x-scope names the scope it "
+                    "needs (read < submit < admin).",
                 }
             },
         },

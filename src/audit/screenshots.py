@@ -13,9 +13,13 @@ in the top document, above the page). Its size in pixels is that clip times the 
 factor. PNG keeps text crisp; a shot whose PNG is larger than ``png_limit`` (a photo) is taken
 again as JPEG. The thumbnail is the viewport at the top of the page, as a small JPEG.
 
-Bounds: at most ``per_rule`` shots per rule per page (findings and needs-review items each),
-``max_bytes`` per run (a shot that would exceed it is dropped, and the rest are not taken),
-``timeout`` seconds per page. Elements that cannot be shot are listed with the reason
+Bounds: one shot per problem per page (:mod:`audit.problems`: the items of one rule on one
+component show the same defect, so a second shot of it on the same page shows nothing new),
+at most ``per_problem`` shots of one problem across the run (as many instances as a report
+shows of it), at most ``per_rule`` shots per rule per page (findings and needs-review items
+each), ``max_bytes`` per run (a shot that would exceed it is dropped, and the rest are not
+taken), ``timeout`` seconds per page. The run-wide counts are per process: the workers of a
+distributed run each keep their own. Elements that cannot be shot are listed with the reason
 (``PageShots.skipped``): not found any more, inside a cross-origin (out-of-process) frame,
 without a box (``display: none``), or scrolled out of reach. Elements in same-origin frames
 and open shadow roots are found through the LLM evidence's resolver (one resolver for both),
@@ -45,6 +49,7 @@ import logging
 import math
 import re
 import struct
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -56,6 +61,7 @@ from cdpdriver.protocol import page as page_domain
 from cdpdriver.scripts import call_expression, load_script
 
 from .models import Finding, NeedsReviewItem
+from .problems.build import EXAMPLES as PROBLEM_EXAMPLES
 from .urls import without_credentials
 
 log = logging.getLogger(__name__)
@@ -78,6 +84,8 @@ class ScreenshotPolicy:
     """How much evidence a run takes: shots per rule per page, bytes per run, and the look."""
 
     per_rule: int = 3
+    #: Shots of one problem across the run: the instances a report shows of it.
+    per_problem: int = PROBLEM_EXAMPLES
     max_bytes: int = 20 * 1024 * 1024
     #: CSS pixels of context around the element, on each side.
     margin: int = 16
@@ -184,6 +192,8 @@ class RunScreenshots:
         self.policy = policy or ScreenshotPolicy()
         self.spent = spent
         self.pages: dict[str, PageShots] = {}
+        #: Shots taken of each problem (by id) in this run, for ``policy.per_problem``.
+        self.problem_shots: Counter[str] = Counter()
 
     @property
     def remaining(self) -> int:
@@ -205,7 +215,7 @@ class RunScreenshots:
         shots = self.pages.setdefault(page_url, PageShots(page_url=page_url))
         if self.remaining <= 0:
             shots.skipped.extend(_skip(kind, item, "the run's byte budget is spent")
-                                 for kind, item in _chosen(findings, needs_review, self.policy.per_rule))
+                                 for kind, item in self._chosen(findings, needs_review))
             return shots
         camera = _Camera(page, self.policy)
         with trio.move_on_after(self.policy.timeout) as scope:
@@ -230,7 +240,7 @@ class RunScreenshots:
             thumbnail = await camera.thumbnail(shots.page_url)
             if thumbnail is not None and self._affords(thumbnail):
                 shots.thumbnail = thumbnail
-        for kind, item in _chosen(findings, needs_review, self.policy.per_rule):
+        for kind, item in self._chosen(findings, needs_review):
             if self.remaining <= 0:
                 shots.skipped.append(_skip(kind, item, "the run's byte budget is spent"))
                 continue
@@ -246,6 +256,28 @@ class RunScreenshots:
                 self.spent = self.policy.max_bytes  # the next ones would not fit either
             else:
                 shots.shots.append(shot)
+                self.problem_shots[_problem_key(item)] += 1
+
+    def _chosen(
+        self, findings: Sequence[Finding], needs_review: Sequence[NeedsReviewItem]
+    ) -> Iterator[tuple[ShotKind, Finding | NeedsReviewItem]]:
+        """The items to shoot: findings, then needs-review items; of each, the first item of
+        every problem not shot ``per_problem`` times yet, ``per_rule`` of each rule at most.
+        Lazy: a shot taken while iterating counts for the items after it."""
+        groups: tuple[tuple[ShotKind, Sequence[Finding | NeedsReviewItem]], ...] = (
+            ("finding", findings), ("review", needs_review),
+        )
+        for kind, items in groups:
+            taken: Counter[str] = Counter()
+            seen: set[str] = set()
+            for item in items:
+                problem = _problem_key(item)
+                if problem in seen or taken[item.rule_id] >= self.policy.per_rule:
+                    continue
+                seen.add(problem)
+                if self.problem_shots[problem] < self.policy.per_problem:
+                    taken[item.rule_id] += 1
+                    yield kind, item
 
     def _affords(self, shot: Shot) -> bool:
         if len(shot.data) > self.remaining:
@@ -254,19 +286,10 @@ class RunScreenshots:
         return True
 
 
-def _chosen(
-    findings: Sequence[Finding], needs_review: Sequence[NeedsReviewItem], per_rule: int
-) -> Iterator[tuple[ShotKind, Finding | NeedsReviewItem]]:
-    """The items to shoot: findings, then needs-review items, ``per_rule`` of each rule each."""
-    groups: tuple[tuple[ShotKind, Sequence[Finding | NeedsReviewItem]], ...] = (
-        ("finding", findings), ("review", needs_review),
-    )
-    for kind, items in groups:
-        taken: dict[str, int] = {}
-        for item in items:
-            if taken.get(item.rule_id, 0) < per_rule:
-                taken[item.rule_id] = taken.get(item.rule_id, 0) + 1
-                yield kind, item
+def _problem_key(item: Finding | NeedsReviewItem) -> str:
+    """The item's problem; an item without one (never, once the engine grouped the page) is
+    a problem of its own."""
+    return item.problem or f"{item.rule_id} {item.page_url} {item.selector}"
 
 
 def _state_shot(kind: ShotKind, item: Finding | NeedsReviewItem, state: StateShot, number: int) -> Shot:

@@ -30,10 +30,10 @@ _LISTS = {name for name, _, _ in RESULT_LISTS} | {"pages"}
 
 def record_sync_run(
     store: Store, request: AuditRequest, outcome: AuditResult | AuditFailed,
-    shots: RunScreenshots | None = None,
+    shots: RunScreenshots | None = None, *, submitted_by: str | None = None,
 ) -> Run:
     asked, _secrets = split_secrets(request.model_dump(mode="json"))
-    run = store.create_run(asked["url"], asked, kind="sync")
+    run = store.create_run(asked["url"], asked, kind="sync", submitted_by=submitted_by)
     store.set_run_status(run.id, "running")
     if isinstance(outcome, AuditFailed):
         error = {"code": outcome.code, "message": outcome.message, "details": outcome.details}

@@ -142,20 +142,37 @@ class Jobs:
                 self._written = trio.Event()
 
     async def dependencies(self) -> dict[str, State]:
-        """Whether the store and the queue answer now (:mod:`jobs.dependencies`)."""
-        return {"store": await store_state(self.store), "queue": await queue_state(self.queue)}
+        """Whether the store and the queue answer now (:mod:`jobs.dependencies`), both asked
+        at once: while one is down, ``/health`` waits for its timeout once, not twice."""
+        states: dict[str, State] = {}
+
+        async def ask(name: str, probe: Callable[[Any], Awaitable[State]], target: Any) -> None:
+            states[name] = await probe(target)
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ask, "store", store_state, self.store)
+            nursery.start_soon(ask, "queue", queue_state, self.queue)
+        return {"store": states["store"], "queue": states["queue"]}
 
     async def written(self) -> None:
         """Return once no write started by :meth:`write_behind` is still running."""
         while self._writing:
             await self._written.wait()
 
-    async def submit(self, request: JobRequest) -> Run:
-        """Store a new run of ``request`` (queued), its secrets apart (``jobs.secrets``);
-        the coordinator seeds and starts it."""
+    async def submit(self, request: JobRequest, *, submitted_by: str | None = None) -> Run:
+        """Store a new run of ``request`` (queued), its secrets apart (``jobs.secrets``),
+        owned by the API token named ``submitted_by`` if any; the coordinator seeds and
+        starts it.
+
+        The queue is asked first, and while it cannot be reached ``QueueUnavailable`` is
+        raised with nothing stored (the service answers ``503 queue_unavailable`` with
+        ``Retry-After``). Accepting the run instead would answer 202 for a run that cannot
+        start, with no word to its client until the queue is back."""
+        await self.queue.length()
         redacted, secrets = split_secrets(request.model_dump(mode="json"))
         run = await in_thread(
-            self.store.create_run, redacted["url"], redacted, kind="job", secrets=secrets
+            self.store.create_run, redacted["url"], redacted, kind="job", secrets=secrets,
+            submitted_by=submitted_by,
         )
         self._coordinator.adopt(run.id)
         return run
@@ -176,10 +193,12 @@ class Jobs:
         return await self._coordinator.cancel(run_id)
 
     async def list(
-        self, *, url: str | None = None, status: str | None = None, limit: int = 50
+        self, *, url: str | None = None, status: str | None = None, limit: int = 50,
+        sites: builtins.list[str] | None = None,
     ) -> builtins.list[Run]:
-        """Runs newest first; ``status`` one of ``jobs.store.RUN_STATUSES``."""
-        return await in_thread(self.store.list_runs, url=url, status=status, limit=limit)
+        """Runs newest first; ``status`` one of ``jobs.store.RUN_STATUSES``; only runs of
+        ``sites`` (origins) when given."""
+        return await in_thread(self.store.list_runs, url=url, status=status, limit=limit, sites=sites)
 
     async def events_after(self, run_id: str, last_id: int, limit: int = 100) -> builtins.list[Event]:
         return await in_thread(self.store.events_after, run_id, last_id, limit=limit)
@@ -197,9 +216,10 @@ class Jobs:
                     await self._events.wait(seen)
 
     async def record_sync(self, request: AuditRequest, outcome: AuditResult | AuditFailed,
-                          shots: RunScreenshots | None = None) -> Run:
+                          shots: RunScreenshots | None = None, *, submitted_by: str | None = None) -> Run:
         """Keep a finished ``POST /audit`` as a run of kind ``sync``: completed with its
-        result (and screenshots), or failed with its error."""
-        run = await in_thread(record_sync_run, self.store, request, outcome, shots)
+        result (and screenshots), or failed with its error; owned as :meth:`submit`'s."""
+        run = await in_thread(record_sync_run, self.store, request, outcome, shots,
+                              submitted_by=submitted_by)
         self._events.notify()
         return run

@@ -188,7 +188,7 @@ class Worker:
                 "result (it may crash them); not tried again."
             )
             poisoned = failed(task.url, AuditFailed("audit_failed", message))
-            await self._record(task.run_id, task.url_key, poisoned, None)
+            await self._record(task, poisoned, None)
             await self._queue.ack(delivery)
             return
         crawl = request.crawl
@@ -207,7 +207,7 @@ class Worker:
                     return
                 record = failed(task.url, failure)
         duration_ms = int((time.monotonic() - started) * 1000)
-        await self._record(task.run_id, task.url_key, record, duration_ms)
+        await self._record(task, record, duration_ms)
         await self._queue.ack(delivery)
 
     async def _audit(self, task: PageTask, request: JobRequest, keep_links: bool, seq: int) -> PageAudit:
@@ -233,19 +233,23 @@ class Worker:
             await in_thread(keep_page_shots, self._store, task.run_id, seq, shots.pages.get(url))
         return audit
 
-    async def _record(
-        self, run_id: str, url_key: str, record: PageRecord, duration_ms: int | None
-    ) -> None:
+    async def _record(self, task: PageTask, record: PageRecord, duration_ms: int | None) -> None:
+        """Record the page's result, unless it already has one (``if_pending``): a worker
+        that lost its lease (frozen, or too slow to renew it) finishes late, after the worker
+        that took the page over recorded it, and the first result stays."""
+        run_id = task.run_id
         try:
             kept = await in_thread(
-                self._store.record_page, run_id, url_key, record.status, record.data, record.items,
+                self._store.record_page, run_id, task.url_key, record.status, record.data, record.items,
                 duration_ms=duration_ms, timings=record.timings, final_url=record.final_url,
-                links=record.links,
+                links=record.links, if_pending=True,
             )
         except NotFound:
             return  # the run was deleted
-        if not kept:
-            return  # the run finished meanwhile (cancelled): its pages no longer change
+        if not kept:  # acknowledging it is harmless: the page is done, or its run is
+            log.info("page %s of run %s: dropped; the page already has a result, or the run "
+                     "has finished", task.url, run_id)
+            return
         if record.status == "failed":
             await emit(self._store, self._events, run_id, PAGE_FAILED, page_failed(record.data))
         else:

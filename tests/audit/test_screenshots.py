@@ -21,13 +21,15 @@ MARGIN = ScreenshotPolicy().margin
 
 def _page(site, name: str) -> str:
     """Below the fold: an empty button at a known box (120 x 40 at 100, 1500); five images
-    without alt (one rule, more than the three shots per rule); a same-origin frame with an
+    without alt, each its own component by its class (one rule, five problems: more than the
+    three shots per rule); a same-origin frame with an
     image without alt 60 x 30 at 10, 20 inside a frame at 50, 200 with no border; and a
     cross-site (out-of-process) frame whose link has no name."""
     inner = site.route(f"/{name}/inner", f'<!doctype html><html lang=en><title>i</title><body style="margin:0">'
                        f'<img src="{PIXEL}" style="position:absolute;left:10px;top:20px;width:60px;height:30px"></body>')
     site.route(f"/{name}/oop", '<!doctype html><html lang=en><title>o</title><a href="/x"></a>')
-    images = "".join(f'<img src="{PIXEL}" width=20 height=20>' for _ in range(5))
+    images = "".join(f'<img class="{kind}" src="{PIXEL}" width=20 height=20>'
+                     for kind in ("logo", "hero", "icon", "badge", "avatar"))
     body = (
         '<!doctype html><html lang=en><title>Shots</title><body style="margin:0">'
         '<main><h1>Shots</h1>'
@@ -208,3 +210,18 @@ async def test_each_viewport_has_its_own_shots(browser, site):
     for finding in (f for f in audit.findings if f.rule_id == "button-name"):
         image = index.for_item("finding", finding)
         assert image is not None and image.scale == (3 if finding.viewport == "mobile" else 1)
+
+
+async def test_one_shot_per_problem_per_page_and_as_many_across_the_run_as_a_report_shows(browser, site):
+    """Four images of one component on a page are one problem: one shot of it per page, and
+    across the run no more than ``per_problem`` (here 2, on the first two of three pages)."""
+    images = "".join(f'<img class="tile" src="{PIXEL}" width=20 height=20>' for _ in range(4))
+    body = f"<!doctype html><html lang=en><title>Tiles</title><main><h1>Tiles</h1><p>{images}</p></main></html>"
+    shots = RunScreenshots(ScreenshotPolicy(per_problem=2))
+    for n in range(3):
+        url = site.route(f"/per-problem/{n}", Response(body))
+        audit = await audit_page(browser, url, make_request(url), EngineLimits(**FAST, screenshots=shots))
+        assert [f.rule_id for f in audit.findings] == ["image-alt"] * 4
+        assert len({f.problem for f in audit.findings}) == 1
+        assert len(shots.pages[url].shots) == (1 if n < 2 else 0), n
+        assert shots.pages[url].thumbnail is not None  # the page's own picture is always taken

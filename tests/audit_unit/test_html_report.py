@@ -97,6 +97,8 @@ def test_trend_and_llm_verdict():
     assert "LLM verdict</dt><dd>confirmed (confidence 0.90): Logo &lt;img&gt; has no alt" in card
     assert "Suggested fix</dt><dd><code>&lt;img alt=&quot;ACME&quot; src=&quot;logo.png&quot;&gt;</code>" in card
     assert "Trend of this site" not in render_html(result)  # no history, no trend
+    one = render_html(result, None, HISTORY[:1], run_id="run-a")
+    assert "One run of this site so far" in one and "<svg" not in one  # no one-bar chart
     assert "Trend of this site" not in render(result, "html", history=[HISTORY[1]])
 
 

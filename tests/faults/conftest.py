@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.service.conftest import client, service  # noqa: F401  (fixtures)
+from tests.support.postgres import postgres_server, postgres_url  # noqa: F401  (fixtures)
+from tests.support.redis_server import redis_prefix, redis_server  # noqa: F401  (fixtures)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
 import trio
 
@@ -85,7 +86,9 @@ async def test_audit_from_the_dashboard_with_evidence_and_diff(chromium, browser
                                     " return i && i.complete && i.naturalWidth > 0 &&"
                                     " [i.naturalWidth, i.naturalHeight, i.src.slice(0, 5)]; })()")
         assert shot == [40 + 32, 40 + 32, "blob:"]
-        assert await page.evaluate("document.querySelector('#run-report img.thumb').naturalWidth") == 320
+        # Images are fetched one by one: the page's thumbnail may still be on its way.
+        assert await wait_for(page, "(() => { const i = document.querySelector('#run-report img.thumb');"
+                                    " return i && i.complete && i.naturalWidth; })()") == 320
         assert "image-alt" in await page.evaluate("document.querySelector('#run-report .groups').textContent")
         await wait_for(page, "document.getElementById('diff').textContent.includes('no baseline')")
 
@@ -103,6 +106,13 @@ async def test_audit_from_the_dashboard_with_evidence_and_diff(chromium, browser
         # The site's trend is part of the run's report: both runs, this one marked.
         trend = await page.evaluate("document.querySelector('#run-report .report-trend').textContent")
         assert first in trend and f"{second} (this report)" in trend
+        # The report leads with problems, their overview saying what changed since the baseline,
+        # under a heading naming the site and the time rather than the run's id.
+        report = await page.evaluate("document.getElementById('run-report').textContent")
+        assert "Since the baseline: 1 new, 0 spread to more pages, 0 fixed, 1 unchanged." in report
+        assert report.index("Problems") < report.index("Trend of this site")
+        heading = await page.evaluate("document.getElementById('run-h').textContent")
+        assert heading.startswith(f"{urlsplit(url).netloc}, ") and second not in heading
 
         # The dashboard as a person leaves it (the run, its report, the diff) has nothing axe-core
         # finds at WCAG 2.2 AA: audited by the engine at the run's own link.

@@ -1,8 +1,11 @@
 """A throwaway ``redis-server`` for the test session, and a key prefix of its own per test.
 
 The server is a plain child process (pytest-trio gives every test its own Trio run), on a
-free 127.0.0.1 port and a Unix socket in a temporary directory, without persistence, and is
-stopped by its PID. A missing binary fails the tests rather than skipping them: CI must
+free 127.0.0.1 port and a Unix socket in a temporary directory, without persistence (or, with
+``durable=True``, with an append-only file synced before every reply), and is stopped by its
+PID. The fault tests crash it (:meth:`RedisServer.halt`) and start it again on the same port
+and data (:meth:`RedisServer.resume`), or freeze it (:meth:`RedisServer.freeze`: a server that
+accepts connections and answers nothing) and let it go on (:meth:`RedisServer.thaw`). A missing binary fails the tests rather than skipping them: CI must
 never pass by not testing the queue.
 
 Use from a ``conftest.py``: ``from tests.support.redis_server import redis_prefix,
@@ -54,7 +57,11 @@ def free_port() -> int:
 class RedisServer:
     """One running ``redis-server``; ``url`` (TCP) and ``unix_url`` (socket) reach it."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        """``durable``: ``appendonly yes`` with ``appendfsync always``, so every write is in
+        the append-only file before it is acknowledged and a crash (:meth:`halt`) loses none;
+        the default keeps nothing on disk."""
+        self.durable = durable
         self.workdir = Path(tempfile.mkdtemp(prefix="a11y-test-redis-"))
         self.socket_path = self.workdir / "redis.sock"
         self.log_path = self.workdir / "redis.log"
@@ -70,16 +77,44 @@ class RedisServer:
         return f"unix://{self.socket_path}?db=0"
 
     def start(self) -> RedisServer:
+        return self._launch(None)
+
+    def halt(self) -> None:
+        """Kill the server as a crash would (SIGKILL), keeping its data directory and port:
+        an outage, which :meth:`resume` ends."""
+        process, self.process = self.process, None
+        if process is not None:
+            process.send_signal(signal.SIGKILL)
+            process.wait(timeout=30)
+            reaper().forget(process.pid)
+
+    def resume(self) -> RedisServer:
+        """Start the halted server again on the same port, with its data (its append-only
+        file, when durable)."""
+        return self._launch(self.port)
+
+    def freeze(self) -> None:
+        """Stop the server's process (SIGSTOP): connections are still accepted by the kernel,
+        and nothing is answered, as with a server that hangs. :meth:`thaw` lets it go on."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        if self.process is not None:
+            self.process.send_signal(signal.SIGCONT)
+
+    def _launch(self, port: int | None) -> RedisServer:
         binary = find_redis_server()
-        for _ in range(_START_ATTEMPTS):
-            self.port = free_port()
+        for _ in range(_START_ATTEMPTS if port is None else 1):
+            self.port = port or free_port()
             options = {
                 "port": str(self.port),
                 "bind": "127.0.0.1",
                 "unixsocket": str(self.socket_path),
                 "unixsocketperm": "700",
                 "save": "",
-                "appendonly": "no",
+                "appendonly": "yes" if self.durable else "no",
+                "appendfsync": "always",
                 "dir": str(self.workdir),
                 "logfile": str(self.log_path),
                 "daemonize": "no",
@@ -110,7 +145,7 @@ class RedisServer:
                 try:
                     if client.ping():
                         return True
-                except redis.ConnectionError:
+                except (redis.ConnectionError, redis.TimeoutError):  # not up yet, or loading
                     time.sleep(0.02)
             return False
         finally:
@@ -122,6 +157,7 @@ class RedisServer:
         if process is None:
             return
         if process.poll() is None:
+            process.send_signal(signal.SIGCONT)  # a frozen server acts on SIGTERM only then
             process.send_signal(signal.SIGTERM)
             try:
                 process.wait(timeout=5)

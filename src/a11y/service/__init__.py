@@ -21,11 +21,12 @@ isolation does not need a fresh process. When the browser crashes the audits run
 fail with ``browser_crashed`` and the next ones wait (bounded) for the relaunch.
 
 Request handling order for ``POST /audit`` (cheapest rejection first, nothing is opened
-before the request is known to be good): token -> content type -> size -> JSON -> model ->
-server limits -> LLM configuration -> queue admission -> browser -> audit -> stored as a
-run. ``POST /audits`` shares the steps up to the LLM configuration (one function), then
-stores and queues the job; the other ``/audits`` routes check the token, the run id and
-the query string, in that order.
+before the request is known to be good): token and scope -> content type -> size -> JSON ->
+model -> server limits -> the token's sites -> LLM configuration -> queue admission ->
+browser -> audit -> stored as a run. ``POST /audits`` shares the steps up to the LLM
+configuration (one function), then stores and queues the job; the other ``/audits`` routes
+check the token and its scope, the run id (and whether the token may see the run) and the
+query string, in that order.
 
 The modules, one job each:
 
@@ -33,8 +34,11 @@ The modules, one job each:
   limits derived from it;
 - :mod:`.supervisor`: :class:`BrowserSupervisor`, the one warm browser;
 - :mod:`.gate`: :class:`AuditGate`, admission (how many run, how many wait);
+- :mod:`.auth`: who is asking (``--token``, a stored API token or no auth) and what they
+  may do (scope, sites); :mod:`.auth_api`: ``GET /auth/self`` and the scopes in the document;
+- :mod:`.replies`: the JSON and error bodies every route answers with;
 - :mod:`.handlers`: ``POST /audit`` step by step, the admission steps every body goes
-  through, and the JSON/error bodies;
+  through, and the one log line of a request;
 - :mod:`.jobs_api`: the ``/audits`` routes on ``jobs.system.Jobs``;
 - :mod:`.jobs_schema`: their query and answer models, and their OpenAPI paths;
 - :mod:`.sse`: Server-Sent Events framing;

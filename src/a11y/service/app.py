@@ -14,14 +14,16 @@ from werkzeug.exceptions import (
 )
 
 from .artifacts_api import register_artifact_routes
+from .auth_api import register_auth_routes
 from .capacity import Capacity, usable_cpus
 from .config import ServiceConfig, log
 from .dashboard import register_dashboard_routes
 from .gate import AuditGate
-from .handlers import MAX_BODY_BYTES, Service, error_response, handle_audit, json_response
+from .handlers import MAX_BODY_BYTES, Service, handle_audit
 from .jobs_api import register_jobs_routes
 from .outages import outage_response
 from .problems_api import register_problem_routes
+from .replies import error_response, json_response
 from .served_document import served_openapi
 from .sites_api import register_sites_routes
 from .supervisor import BrowserSupervisor
@@ -62,7 +64,9 @@ def create_app(config: ServiceConfig) -> QuartTrio:
     The supervisor is created here but run by ``serve_app``, so a test may also run it itself
     next to ``app.test_client()``.
     """
-    app = QuartTrio("a11y.server")
+    # No static folder: Quart's default would serve ./static/ of the working directory, to
+    # anyone, at /static/<path>; the dashboard's files are served by name (dashboard.py).
+    app = QuartTrio("a11y.server", static_folder=None)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     service = Service(
@@ -108,6 +112,7 @@ def create_app(config: ServiceConfig) -> QuartTrio:
     register_artifact_routes(app, service)
     register_problem_routes(app, service)
     register_dashboard_routes(app, service)
+    register_auth_routes(app, service)
 
     @app.after_request
     async def settle_body(response: Response) -> Response:

@@ -1,8 +1,8 @@
 """A run's stored images over HTTP: ``GET /audits/{id}/artifacts/{name}`` (what the result
 and the report add from them is :mod:`.evidence`).
 
-Conventions are the jobs API's: the token first, then the run id, then the name, then the
-store. A name is served only if it is one :mod:`audit.screenshots` makes
+Conventions are the jobs API's: the token first, then the run id (a run of a site the
+token is not limited to is one that does not exist), then the name, then the store. A name is served only if it is one :mod:`audit.screenshots` makes
 (``shot-<page>-<n>.png|jpg``, ``thumb-<page>.jpg``: one path segment, so an OpenAPI path parameter), so no path trick can reach anything
 else; the bytes go out with their media type, ``nosniff`` and a policy that forbids any
 content in them to run.
@@ -23,8 +23,10 @@ from jobs.ids import is_run_id
 from jobs.store import NotFound
 from jobs.store.artifacts import get_artifact
 
-from .handlers import Refused, Service, require_token
+from .auth import authorize, visible_run
+from .handlers import Service
 from .jobs_api import _jobs, _no_run
+from .replies import Refused
 
 #: Media types served as they are; anything else (never written by us) as bytes.
 _IMAGE_TYPES = frozenset({"image/png", "image/jpeg"})
@@ -33,13 +35,13 @@ _IMAGE_TYPES = frozenset({"image/png", "image/jpeg"})
 def register_artifact_routes(app: QuartTrio, service: Service) -> None:
     async def artifact(run_id: str, name: str) -> Response:
         try:
-            require_token(service.config)
+            principal = await authorize(service, "read")
             if not is_run_id(run_id):
                 raise _no_run(run_id)
             if not ARTIFACT_NAME.fullmatch(name):
                 raise _no_artifact(run_id)
             jobs = _jobs(service)
-            await jobs.get(run_id)  # 404 for the run before 404 for the name
+            await visible_run(jobs, principal, run_id)  # 404 for the run before 404 for the name
             try:
                 stored = await in_thread(get_artifact, jobs.store, run_id, name)
             except NotFound:
@@ -83,8 +85,10 @@ def _paths(use: SchemaRef) -> dict[str, Any]:
                         "image/png": {"schema": {"type": "string", "format": "binary"}},
                         "image/jpeg": {"schema": {"type": "string", "format": "binary"}},
                     }},
-                    "401": {"description": "unauthorized: the token is missing or wrong.", **error},
-                    "404": {"description": "not_found: no such run, or no such image of it.", **error},
+                    "401": {"description": "unauthorized: auth is on and the bearer token is "
+                            "missing, wrong or revoked.", **error},
+                    "404": {"description": "not_found: no such run (or none the token may see), "
+                            "or no such image of it.", **error},
                 },
             },
         },

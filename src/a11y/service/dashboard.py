@@ -5,7 +5,10 @@ one script, and the HTML report's style and script, all shipped in the package; 
 step, nothing from another site). Neither needs the token: they hold no data. Everything
 the page shows comes from the API, called by ``static/js/dashboard.js`` with the token when
 the service has one (asked once, kept in the tab's ``sessionStorage``, sent as
-``Authorization: Bearer``): the runs (``GET /audits``), their live progress (the event
+``Authorization: Bearer``): what the token may do (``GET /auth/self``: the form that starts
+an audit is shown from scope ``submit`` on, the baseline button for ``admin`` only; the
+shell has both hidden until the answer), the runs (``GET /audits``: only those the token
+may see, the API filters them), their live progress (the event
 stream, read with ``fetch`` because ``EventSource`` cannot send the token), the form that
 starts one (``POST /audits``), the diff against the site's baseline and the button that sets
 it (``/audits/{id}/diff``, ``PUT /sites/{site}/baseline``), and a run's report:
@@ -26,9 +29,9 @@ from audit.meta import package_version
 from audit.reports.html import render_html_fragment, report_css, report_script
 from cdpdriver.scripts import load_script
 
-from .evidence import report_evidence
+from .evidence import baseline_changes, report_evidence, whole_result
 from .handlers import Service
-from .jobs_api import _answer, _jobs, whole_result
+from .jobs_api import _answer, _jobs
 
 #: The page's own policy: its files only, images also from blobs (fetched screenshots).
 CONTENT_SECURITY_POLICY = (
@@ -88,7 +91,9 @@ async def _report_fragment(service: Service, run_id: str, _: None) -> Response:
     jobs = _jobs(service)
     result = await whole_result(jobs, run_id)
     screenshots, history = await report_evidence(jobs, run_id, inline=False)
-    text = render_html_fragment(result, screenshots, history, heading=3, prefix="run-", run_id=run_id)
+    changes = await baseline_changes(jobs, run_id, result)
+    text = render_html_fragment(result, screenshots, history, heading=3, prefix="run-", run_id=run_id,
+                                changes=changes)
     return Response(text, status=200, content_type="text/html; charset=utf-8",
                     headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
 
@@ -132,7 +137,7 @@ does not.</p></noscript>
 </form>
 </section>
 
-<section class="panel" aria-labelledby="start-h">
+<section id="start-panel" class="panel" aria-labelledby="start-h" hidden>
 <h2 id="start-h">Start an audit</h2>
 <form id="start-form">
 <p><label for="start-url">Address of the page</label>
@@ -173,7 +178,7 @@ does not.</p></noscript>
 <p id="run-status" role="status"></p>
 <section aria-labelledby="diff-h">
 <h3 id="diff-h">Compared with the site's baseline</h3>
-<p><button id="set-baseline" type="button">Make this run the site's baseline</button></p>
+<p id="baseline-controls" hidden><button id="set-baseline" type="button">Make this run the site's baseline</button></p>
 <div id="diff" aria-live="polite"></div>
 </section>
 <div id="run-report"></div>

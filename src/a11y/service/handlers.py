@@ -1,5 +1,5 @@
 """``POST /audit`` step by step, the admission steps every request with a body shares, and
-the JSON bodies every route answers with.
+the one log line of a request (the JSON bodies every route answers with are :mod:`.replies`).
 
 Failures of the audit itself arrive as ``AuditFailed`` (the engine classifies them, once) and
 are answered with their own code; anything else out of the engine is a bug, answered as
@@ -8,8 +8,6 @@ are answered with their own code; anything else out of the engine is a bug, answ
 
 from __future__ import annotations
 
-import hmac
-import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -27,7 +25,6 @@ from audit.llm.config import provider_configured
 from audit.models import (
     AuditRequest,
     AuditResult,
-    error_body,
     request_errors,
     validate_against_limits,
 )
@@ -35,10 +32,12 @@ from audit.screenshots import RunScreenshots
 from audit.urls import without_credentials
 from cdpdriver import Browser
 
+from .auth import STATE_CHANGING, Principal, authorize, principal_name, require_site
 from .body import InvalidJson, parse_json_body
 from .config import ServiceConfig, log
 from .gate import AuditGate
 from .receive_pump import answered
+from .replies import Refused, error_response, json_response
 from .supervisor import BrowserSupervisor, BrowserUnavailable
 
 if TYPE_CHECKING:
@@ -65,43 +64,15 @@ class Service:
     stopping: trio.Event = field(default_factory=trio.Event)
     #: Event streams open now (each holds one request task until it ends).
     streams: int = 0
-
-
-def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
-    response = Response(
-        json.dumps(body, ensure_ascii=False, separators=(",", ":")),
-        status=status,
-        content_type="application/json",
-    )
-    for key, value in (headers or {}).items():
-        response.headers[key] = value
-    return response
-
-
-def error_response(
-    status: int,
-    code: str,
-    message: str,
-    details: list[dict[str, Any]] | None = None,
-    headers: Mapping[str, str] | None = None,
-) -> Response:
-    return json_response(error_body(code, message, details), status, headers)
-
-
-class Refused(Exception):
-    """A request answered with an error before any work was done for it."""
-
-    def __init__(self, status: int, code: str, message: str,
-                 details: list[dict[str, Any]] | None = None,
-                 headers: Mapping[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.response = error_response(status, code, message, details, headers)
+    #: The store is known to hold API tokens, so auth is on (:mod:`.auth`); never unset.
+    tokens_seen: bool = False
 
 
 class RequestLog:
     """The one log line of a request (``<action> url=… status=… …``), written by ``done``.
-    ``url`` is shown without credentials and only once the body named one."""
+    ``url`` is shown without credentials and only once the body named one; a request that
+    changes something also names its token (``token=<name>``, never the value; ``-`` when
+    none was known)."""
 
     def __init__(self, action: str) -> None:
         self.action = action
@@ -112,35 +83,18 @@ class RequestLog:
         self.url = without_credentials(url)[:200]
 
     def done(self, response: Response, pages: int = 0, findings: int = 0, note: str = "") -> Response:
+        who = f" token={principal_name()}" if request.method in STATE_CHANGING else ""
         log.info(
-            "%s url=%s status=%d pages=%d findings=%d duration_ms=%d%s",
+            "%s url=%s status=%d pages=%d findings=%d duration_ms=%d%s%s",
             self.action,
             "".join(ch if ch.isprintable() and ch != " " else "?" for ch in self.url),
             response.status_code, pages, findings,
-            (time.monotonic() - self.started) * 1000, f" {note}" if note else "",
+            (time.monotonic() - self.started) * 1000, who, f" {note}" if note else "",
         )
         return response
 
     def refused(self, refusal: Refused) -> Response:
         return self.done(refusal.response, note=f"code={refusal.code}")
-
-
-def _authorized(header: str | None, token: str) -> bool:
-    """``Authorization: Bearer <token>``, compared in constant time."""
-    scheme, _, supplied = (header or "").strip().partition(" ")
-    if scheme.lower() != "bearer":
-        return False
-    return hmac.compare_digest(supplied.strip().encode(), token.encode())
-
-
-def require_token(config: ServiceConfig) -> None:
-    """Refuse with 401 when a token is configured and the request does not carry it; the
-    first step of every protected route, so a stranger learns nothing about the rest."""
-    if config.token and not _authorized(request.headers.get("Authorization"), config.token):
-        raise Refused(
-            401, "unauthorized", "A valid 'Authorization: Bearer <token>' header is required.",
-            headers={"WWW-Authenticate": 'Bearer realm="a11y"'},
-        )
 
 
 def llm_missing_setting(provider: str, environ: Mapping[str, str]) -> str | None:
@@ -152,13 +106,15 @@ def llm_missing_setting(provider: str, environ: Mapping[str, str]) -> str | None
 
 
 async def admit_request(
-    config: ServiceConfig, model: type[RequestModel], max_pages: int, line: RequestLog
-) -> RequestModel:
-    """The validated body of a request, in the order of the package docstring (token ->
-    content type -> size -> JSON -> model -> server limits -> LLM configuration), cheapest
-    rejection first and nothing opened before the request is known to be good. Raises
+    service: Service, model: type[RequestModel], max_pages: int, line: RequestLog
+) -> tuple[RequestModel, Principal]:
+    """The validated body of a request that starts an audit, and who asked, in the order of
+    the package docstring (token and scope ``submit`` -> content type -> size -> JSON ->
+    model -> server limits -> the token's sites -> LLM configuration), cheapest rejection
+    first and nothing opened before the request is known to be good. Raises
     :class:`Refused` with the answer otherwise."""
-    require_token(config)
+    config = service.config
+    principal = await authorize(service, "submit")
     data = await read_json_body()
     if isinstance(data, dict) and isinstance(data.get("url"), str):
         line.saw_url(data["url"])
@@ -167,6 +123,7 @@ async def admit_request(
     except ValidationError as exc:
         raise invalid_request(exc) from None
     line.saw_url(req.url)
+    require_site(principal, req.url)
     if req.llm.enabled:
         reason = llm_missing_setting(req.llm.provider, config.environ)
         if reason:
@@ -175,7 +132,7 @@ async def admit_request(
                 f"LLM provider '{req.llm.provider}' is not configured on this server: {reason}.",
                 [{"field": "llm.provider", "message": f"Not usable on this server: {reason}."}],
             )
-    return req
+    return req, principal
 
 
 async def read_json_body() -> Any:
@@ -231,7 +188,7 @@ async def handle_audit(service: Service) -> Response:
     config = service.config
     line = RequestLog("audit")
     try:
-        req = await admit_request(config, AuditRequest, config.max_pages, line)
+        req, principal = await admit_request(service, AuditRequest, config.max_pages, line)
     except Refused as refusal:
         return line.refused(refusal)
 
@@ -269,7 +226,8 @@ async def handle_audit(service: Service) -> Response:
     finally:
         gate.release()
     if service.jobs is not None:  # stored after the answer; later requests wait for it
-        service.jobs.write_behind(partial(_record_sync, service.jobs, req, outcome, shots), answered())
+        record = partial(_record_sync, service.jobs, req, outcome, shots, principal.owner)
+        service.jobs.write_behind(record, answered())
     if isinstance(outcome, AuditFailed):
         return line.done(error_response(500, outcome.code, outcome.message, outcome.details),
                          note=f"code={outcome.code}")
@@ -281,11 +239,11 @@ async def handle_audit(service: Service) -> Response:
 
 
 async def _record_sync(jobs: Jobs, req: AuditRequest, outcome: AuditResult | AuditFailed,
-                       shots: RunScreenshots | None = None) -> None:
-    """Store the synchronous audit as a run, completed or failed (with its screenshots); a
-    store that fails is logged, never answered."""
+                       shots: RunScreenshots | None, submitted_by: str | None) -> None:
+    """Store the synchronous audit as a run, completed or failed (with its screenshots),
+    owned by the token that asked; a store that fails is logged, never answered."""
     try:
-        await jobs.record_sync(req, outcome, shots)
+        await jobs.record_sync(req, outcome, shots, submitted_by=submitted_by)
     except Exception as exc:  # noqa: BLE001 - the audit's answer must not depend on the store
         log.error("could not store the audit of %s: %s", without_credentials(req.url), exc,
                   exc_info=exc)

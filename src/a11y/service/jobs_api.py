@@ -2,9 +2,11 @@
 facade the service opens at start.
 
 Every route answers with the service's error body and codes, plus ``not_found`` (404: no
-such run, or a path that cannot name one) and ``conflict`` (409: the run's state forbids
-it). The order of checks is the one of ``POST /audit``: the token first (a stranger learns
-nothing else), then the path, the query string and the body, then the store. Bodies are
+such run, a run the token may not see, or a path that cannot name one), ``forbidden`` (403:
+the token's scope is too low) and ``conflict`` (409: the run's state forbids it). The order
+of checks is the one of ``POST /audit``: the token and its scope first (a stranger learns
+nothing else, :mod:`.auth`), then the path, the query string and the body, then the store.
+Bodies are
 admitted by the very function ``POST /audit`` uses (``handlers.admit_request``), query
 strings and answers go through the models of ``jobs_schema``, which also make the OpenAPI
 document.
@@ -20,30 +22,23 @@ from pydantic import ValidationError
 from quart import Response, request
 from quart_trio import QuartTrio
 
-from audit.models import AuditResult
 from audit.reports import render
 from audit.reports.html import render_html
+from jobs.blocking import in_thread
 from jobs.ids import is_run_id
 from jobs.models import JobRequest
 from jobs.store import StoreFull, StoreUnavailable
+from jobs.store.purge import purge_run
 from jobs.system import Conflict, Jobs, NotFound
 
 from . import sse
+from .auth import authorize, current_principal, require_scope, visible_run
 from .config import log
-from .evidence import report_evidence, with_screenshot_links
-from .handlers import (
-    Refused,
-    RequestLog,
-    Service,
-    admit_request,
-    error_response,
-    invalid_request,
-    json_response,
-    require_token,
-)
+from .evidence import baseline_changes, report_evidence, whole_result, with_screenshot_links
+from .handlers import RequestLog, Service, admit_request, invalid_request
 from .jobs_schema import (
-    FINDINGS_PAGE,
     MAX_QUERY_INT,
+    DeleteQuery,
     EventsQuery,
     JobAccepted,
     JobLinks,
@@ -54,6 +49,7 @@ from .jobs_schema import (
     RunList,
     RunView,
 )
+from .replies import Refused, error_response, json_response
 
 Q = TypeVar("Q", bound=QueryModel)
 
@@ -64,8 +60,6 @@ REPORT_TYPES = {
     "html": "text/html; charset=utf-8",
     "junit": "application/xml; charset=utf-8",
 }
-#: The lists of a result that are paginated (each by the same offset and limit).
-_ITEM_LISTS = ("findings", "needsReview", "bestPractices")
 #: A finished run whose event log has no ``run.done`` (yet) is followed this much longer.
 _FINISHED_GRACE = 2.0
 #: Longest wait between two looks at shutdown while a stream is quiet.
@@ -79,8 +73,8 @@ def register_jobs_routes(app: QuartTrio, service: Service) -> None:
     async def submit() -> Response:
         line = RequestLog("audits.submit")
         try:
-            req = await admit_request(service.config, JobRequest, service.config.max_job_pages, line)
-            run = await _jobs(service).submit(req)
+            req, principal = await admit_request(service, JobRequest, service.config.max_job_pages, line)
+            run = await _jobs(service).submit(req, submitted_by=principal.owner)
         except Refused as refusal:
             return line.refused(refusal)
         links = _links(run.id)
@@ -89,6 +83,13 @@ def register_jobs_routes(app: QuartTrio, service: Service) -> None:
             json_response(body.model_dump(mode="json"), 202, {"Location": links.self_}),
             note=f"id={run.id}",
         )
+
+    @app.delete("/audits/<run_id>", endpoint="audits_delete")
+    async def delete(run_id: str) -> Response:
+        purge = request.args.get("purge") == "true"
+        line = RequestLog("audits.purge" if purge else "audits.cancel")
+        response = await _answer(service, run_id, DeleteQuery, _delete, scope="submit")
+        return line.done(response, note=f"id={run_id}" if is_run_id(run_id) else "")
 
     def view(query: type[QueryModel] | None, handler: Handler) -> Callable[..., Any]:
         async def answer(run_id: str | None = None) -> Response:
@@ -105,13 +106,17 @@ Handler = Callable[[Service, Any, Any], Awaitable[Response]]
 
 
 async def _answer(service: Service, run_id: str | None, query: type[Q] | None,
-                  handler: Handler) -> Response:
-    """The shared steps of every route but submit: token, run id, query string, then the
+                  handler: Handler, scope: str = "read") -> Response:
+    """The shared steps of every route but submit: token and ``scope``, run id (a run the
+    token may not see is answered as one that does not exist), query string, then the
     handler, with the store's refusals turned into their answers."""
     try:
-        require_token(service.config)
-        if run_id is not None and not is_run_id(run_id):
-            raise _no_run(run_id)
+        principal = await authorize(service, scope)
+        if run_id is not None:
+            if not is_run_id(run_id):
+                raise _no_run(run_id)
+            if principal.sites is not None:
+                await visible_run(_jobs(service), principal, run_id)
         args = None if query is None else _parse_query(query)
         return await handler(service, run_id, args)
     except Refused as refusal:
@@ -147,7 +152,9 @@ def _links(run_id: str) -> JobLinks:
 
 
 async def _list(service: Service, _: None, query: ListQuery) -> Response:
-    runs = await _jobs(service).list(url=query.url, status=query.status, limit=query.limit)
+    sites = current_principal().sites
+    runs = await _jobs(service).list(url=query.url, status=query.status, limit=query.limit,
+                                     sites=None if sites is None else sorted(sites))
     return json_response(RunList(runs=[RunView.of(run) for run in runs]).body())
 
 
@@ -166,32 +173,33 @@ async def _get(service: Service, run_id: str, query: ResultQuery) -> Response:
     return json_response(body)
 
 
-async def _cancel(service: Service, run_id: str, _: None) -> Response:
-    run = await _jobs(service).cancel(run_id)
+async def _delete(service: Service, run_id: str, query: DeleteQuery) -> Response:
+    """Cancel the run (``submit``: only a run the token started; ``admin`` any), or with
+    ``?purge=true`` (``admin``) delete the finished run and everything it owns, answering
+    with the run as it was. A run the token may not cancel is answered as one that does not
+    exist."""
+    principal = current_principal()
+    jobs = _jobs(service)
+    if query.purge:
+        require_scope(principal, "admin")
+        run = await in_thread(purge_run, jobs.store, run_id)
+        return json_response(RunView.of(run).body())
+    if not principal.may_cancel(await jobs.get(run_id)):
+        raise NotFound(f"no run {run_id}")
+    run = await jobs.cancel(run_id)
     return json_response(RunView.of(run).body())
 
 
 async def _report(service: Service, run_id: str, query: ReportQuery) -> Response:
     jobs = _jobs(service)
     result = await whole_result(jobs, run_id)
-    if query.format == "html":  # with the run's screenshots inline and its site's trend
+    if query.format == "html":  # with the run's screenshots inline, its site's trend and baseline
         screenshots, history = await report_evidence(jobs, run_id, inline=True)
-        text = render_html(result, screenshots, history, run_id=run_id)
+        changes = await baseline_changes(jobs, run_id, result)
+        text = render_html(result, screenshots, history, run_id=run_id, changes=changes)
     else:
         text = render(result, query.format, group=query.group)
     return Response(text, status=200, content_type=REPORT_TYPES[query.format])
-
-
-async def whole_result(jobs: Jobs, run_id: str) -> AuditResult:
-    """The completed run's whole result (every finding), read window by window."""
-    whole = await jobs.result(run_id, offset=0, limit=FINDINGS_PAGE)
-    offset = FINDINGS_PAGE
-    while any(len(whole[name]) >= offset for name in _ITEM_LISTS):
-        window = await jobs.result(run_id, offset=offset, limit=FINDINGS_PAGE)
-        for name in _ITEM_LISTS:
-            whole[name].extend(window[name])
-        offset += FINDINGS_PAGE
-    return AuditResult.model_validate(whole)
 
 
 async def _events(service: Service, run_id: str, query: EventsQuery) -> Response:
@@ -243,6 +251,8 @@ async def _stream(service: Service, run_id: str, last_id: int) -> AsyncIterator[
                 return
             wait = min(_STREAM_TICK, heartbeat - (now - quiet_since))
             await jobs.wait_for_event(run_id, last_id, timeout=max(wait, 0.01))
+    except NotFound:
+        return  # the run was deleted (DELETE ?purge=true) while it was followed
     except (StoreUnavailable, StoreFull) as exc:
         # The stream ends whole (a comment, then the end of the body): the client reconnects
         # with the last id it read, and is answered 503 store_unavailable until the store is back.
@@ -252,11 +262,10 @@ async def _stream(service: Service, run_id: str, last_id: int) -> AsyncIterator[
         service.streams -= 1
 
 
-#: The routes besides ``POST /audits``: endpoint, method, path, query model, handler.
+#: The routes besides ``POST /audits`` and ``DELETE /audits/{id}``: endpoint, method, path, query model, handler.
 _ROUTES: list[tuple[str, str, str, type[QueryModel] | None, Handler]] = [
     ("audits_list", "GET", "/audits", ListQuery, _list),
     ("audits_get", "GET", "/audits/<run_id>", ResultQuery, _get),
-    ("audits_cancel", "DELETE", "/audits/<run_id>", None, _cancel),
     ("audits_report", "GET", "/audits/<run_id>/report", ReportQuery, _report),
     ("audits_events", "GET", "/audits/<run_id>/events", EventsQuery, _events),
 ]

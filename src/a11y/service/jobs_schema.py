@@ -13,8 +13,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
+from pydantic_core import PydanticCustomError
 
 from audit.models import (
     AuditResult,
@@ -98,6 +99,25 @@ class EventsQuery(QueryModel):
         None, ge=0, le=MAX_QUERY_INT,
         description="Resume after this event id (as the Last-Event-ID header).",
     )
+
+
+class DeleteQuery(QueryModel):
+    """``DELETE /audits/{id}``: cancel the run, or delete it for good."""
+
+    purge: bool = Field(
+        False, description="true: delete the finished run and everything it owns (its pages, "
+        "findings, events, screenshots and a baseline naming it) instead of cancelling it; "
+        "needs the admin scope.",
+    )
+
+    @field_validator("purge", mode="before")
+    @classmethod
+    def _true_or_false(cls, value: Any) -> Any:
+        """Exactly ``true`` or ``false``, as the document's boolean is written in a query
+        string (not pydantic's ``1``, ``yes`` or ``on``)."""
+        if value in ("true", "false"):
+            return value == "true"
+        raise PydanticCustomError("bool_parsing", "Expected true or false.")
 
 
 # --------------------------------------------------------------------------- answers
@@ -192,8 +212,9 @@ _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
 ]
 _ERRORS = {
     "400": "invalid_request (details: one {field, message} per bad field or query value)",
-    "401": "unauthorized: a token is configured and the bearer token is missing or wrong.",
-    "404": "not_found: there is no run with this id.",
+    "401": "unauthorized: auth is on and the bearer token is missing, wrong or revoked.",
+    "404": "not_found: there is no run with this id, or none the token may see (a token "
+    "limited to sites sees only their runs).",
     "409": "conflict: the run is not in a state that allows this.",
 }
 _BODY_ERRORS = (
@@ -278,11 +299,19 @@ def _paths(use: SchemaRef) -> dict[str, Any]:
             },
             "delete": {
                 "operationId": "cancelAudit",
-                "summary": "Cancel a run: no new page starts.",
+                "summary": "Cancel a run (no new page starts), or with purge=true delete a "
+                "finished run for good.",
                 "security": _SECURITY,
-                "parameters": [_run_id()],
-                "responses": answers("200", run, "401", "404", "409",
-                                     said={"409": "conflict: the run has already finished."}),
+                "parameters": [_run_id(), *query_parameters(DeleteQuery)],
+                "responses": answers(
+                    "200", {**run, "description": "The run: cancelled, or as it was before it "
+                            "was deleted."}, "400", "401", "404", "409",
+                    said={"400": "invalid_request: purge is neither true nor false.",
+                          "404": "not_found: there is no run with this id, or none this token "
+                          "may see or cancel (a submit token cancels only the runs it started).",
+                          "409": "conflict: the run has already finished (cancel), or is still "
+                          "queued or running (purge: cancel it first)."},
+                ),
             },
         },
         "/audits/{id}/events": {

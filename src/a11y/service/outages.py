@@ -17,7 +17,7 @@ from quart import Response
 from jobs.queue import QueueUnavailable
 from jobs.store import StoreFull, StoreUnavailable
 
-from .handlers import error_response
+from .replies import error_response
 
 #: Seconds a client is asked to wait before trying again after a 503 of an outage.
 RETRY_AFTER_S = 5
@@ -59,8 +59,8 @@ def outage_response(exc: BaseException) -> Response | None:
 
 def with_outage_answers(document: dict[str, Any]) -> dict[str, Any]:
     """``document`` (an OpenAPI document, changed in place and returned) with the outage
-    answers on every operation that reads or writes runs: 503 on each, 507 on those that
-    write."""
+    answers on every operation that reads or writes runs or looks up a token: 503 on each,
+    507 on those that write."""
     body = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
     unavailable = {
         "description": "store_unavailable or queue_unavailable: the run store or the page queue "
@@ -70,7 +70,7 @@ def with_outage_answers(document: dict[str, Any]) -> dict[str, Any]:
     }
     full = {"description": "insufficient_storage: the run store has no room left to write.", "content": body}
     for path, operations in document["paths"].items():
-        if not path.startswith(("/audits", "/sites")):
+        if not path.startswith(("/audits", "/sites", "/auth")):  # /auth: the token's lookup
             continue
         for method, operation in operations.items():
             operation["responses"].setdefault("503", unavailable)

@@ -26,9 +26,9 @@ from jobs.blocking import in_thread
 from jobs.screenshots import stored_index
 from jobs.store import Conflict
 
-from .evidence import artifact_base
-from .handlers import Service, json_response
-from .jobs_api import _answer, _jobs, whole_result
+from .evidence import artifact_base, whole_result
+from .handlers import Service
+from .jobs_api import _answer, _jobs
 from .jobs_schema import (
     _ERRORS,
     _SECURITY,
@@ -38,6 +38,7 @@ from .jobs_schema import (
     _run_id,
     query_parameters,
 )
+from .replies import json_response
 
 PROBLEMS_PAGE, PROBLEMS_MAX = 100, 1000
 CSV_TYPE = "text/csv; charset=utf-8"

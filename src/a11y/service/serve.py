@@ -18,6 +18,8 @@ from quart_trio import QuartTrio
 
 from audit.meta import package_version
 from cdpdriver import single_exception
+from jobs.blocking import in_thread
+from jobs.store.tokens import tokens_exist
 from jobs.system import Jobs
 
 from ..startup import SETUP_ERRORS, StartupFailed, check_queue
@@ -79,6 +81,9 @@ async def serve_app(
         try:
             async with open_jobs(config, service) as jobs:  # first: a bad store stops us cheaply
                 service.jobs = jobs
+                # Before the first request: whether auth is on must not wait for, or depend
+                # on, a store that may be down by then (see auth._tokens_seen).
+                service.tokens_seen = await in_thread(tokens_exist, jobs.store)
                 nursery.start_soon(service.supervisor.run)
 
                 async def http(task_status: trio.TaskStatus[list[str]]) -> None:

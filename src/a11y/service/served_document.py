@@ -3,6 +3,7 @@ the server added, so that it refuses exactly what this server refuses.
 
 - The answers of outages (:mod:`.outages`): 503 and 507 on every operation that reads or
   writes runs.
+- The scope each operation needs (``x-scope``) and its 403 answer (:mod:`.auth_api`).
 - The LLM providers usable here. ``POST /audit`` with ``llm.enabled`` is refused
   ``400 llm_not_configured`` for a provider whose key or URL this server's environment lacks;
   so the request body allows ``llm.enabled: true`` only with a provider that is configured
@@ -24,6 +25,7 @@ from audit.models import PROVIDERS, LlmOptions
 from audit.openapi import openapi_schema
 
 from .artifacts_api import ARTIFACTS_OPENAPI
+from .auth_api import AUTH_OPENAPI, with_scope_answers
 from .jobs_schema import JOBS_OPENAPI
 from .outages import with_outage_answers
 from .problems_api import PROBLEMS_OPENAPI
@@ -38,9 +40,9 @@ def served_openapi(environ: Mapping[str, str]) -> dict[str, Any]:
 
 @functools.cache
 def _models_document() -> dict[str, Any]:
-    return with_outage_answers(
-        openapi_schema(JOBS_OPENAPI, SITES_OPENAPI, ARTIFACTS_OPENAPI, PROBLEMS_OPENAPI)
-    )
+    document = openapi_schema(JOBS_OPENAPI, SITES_OPENAPI, ARTIFACTS_OPENAPI, PROBLEMS_OPENAPI,
+                              AUTH_OPENAPI)
+    return with_scope_answers(with_outage_answers(document))
 
 
 @functools.cache

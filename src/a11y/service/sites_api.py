@@ -2,56 +2,50 @@
 compared against (``/sites/{site}/baseline``) and a site's runs over time
 (``/sites/{site}/history``).
 
-Conventions are the jobs API's (``jobs_api``): the token first, then the path, the query
-string and the body, then the store; typed errors (``not_found``, ``conflict``,
-``invalid_request`` naming the field). ``{site}`` is an origin, URL-encoded in the path;
-it is compared as :func:`jobs.ids.site_of` writes it into every run.
+Conventions are the jobs API's (``jobs_api``): the token and its scope first (``admin`` to
+set a baseline), then the path, the query string and the body, then the store; typed errors
+(``not_found``, ``conflict``, ``invalid_request`` naming the field). A site the token is not
+limited to is ``not_found``, and so is a run of one. ``{site}`` is an origin, URL-encoded
+in the path (:mod:`a11y.origins`); it is compared as :func:`jobs.ids.site_of` writes it
+into every run.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
-from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 from quart import Response, request
 from quart_trio import QuartTrio
 
 from audit.diff import diff_items
+from audit.problems.changes import compare_problems, lacks_problems
 from jobs.blocking import in_thread
-from jobs.ids import is_run_id, site_of
+from jobs.ids import is_run_id
 from jobs.store import NotFound
 from jobs.store.sites import WrongSite, all_findings, get_baseline, set_baseline, site_history
 from jobs.system import Conflict
 
-from .handlers import (
-    Refused,
-    Service,
-    error_response,
-    invalid_request,
-    json_response,
-    read_json_body,
-    require_token,
-)
+from ..origins import SITE_RULE, parse_origin
+from .auth import authorize, current_principal, visible_run
+from .evidence import whole_result
+from .handlers import RequestLog, Service, invalid_request, read_json_body
 from .jobs_api import _answer, _jobs, _no_run, _parse_query
+from .replies import Refused, error_response, json_response
 from .sites_schema import (
     BASELINE,
-    SITE_PATTERN,
     BaselineBody,
     DiffCounts,
     DiffQuery,
     HistoryQuery,
     HistoryRun,
+    ProblemDiff,
     RunDiff,
     SiteBaseline,
     SiteHistory,
 )
 
-_SITE_MESSAGE = "Must be an http(s) origin, scheme://host[:port], URL-encoded in the path."
-# A proxy (or the router) may have merged the two slashes of a decoded "http://".
-_MERGED_SLASHES = re.compile(r"^(https?):/*", re.IGNORECASE)
-_SITE = re.compile(SITE_PATTERN[1:-1])
+_SITE_MESSAGE = f"{SITE_RULE}, URL-encoded in the path."
 
 
 def register_sites_routes(app: QuartTrio, service: Service) -> None:
@@ -61,7 +55,10 @@ def register_sites_routes(app: QuartTrio, service: Service) -> None:
         return await _answer(service, run_id, DiffQuery, _diff)
 
     async def baseline(site: str) -> Response:
-        return await _site_answer(service, site, _put_baseline if request.method == "PUT" else _get_baseline)
+        if request.method != "PUT":
+            return await _site_answer(service, site, _get_baseline)
+        line = RequestLog("sites.baseline")
+        return line.done(await _site_answer(service, site, _put_baseline, scope="admin"))
 
     async def history(site: str) -> Response:
         return await _site_answer(service, site, _history)
@@ -79,26 +76,22 @@ def _invalid(field: str, message: str) -> Refused:
 def origin_of(raw: str) -> str:
     """The site a path names, as runs store it; ``invalid_request`` (field ``site``) unless
     it is an http(s) origin and nothing more."""
-    bad = _invalid("site", _SITE_MESSAGE)
-    if not _SITE.fullmatch(raw):  # the document's pattern, applied as it states it
-        raise bad
-    text = _MERGED_SLASHES.sub(lambda m: f"{m.group(1)}://", raw)
     try:
-        parts = urlsplit(text)
-        site = site_of(text)
+        return parse_origin(raw)
     except ValueError:
-        raise bad from None
-    if parts.path not in ("", "/") or parts.query or parts.fragment or "@" in parts.netloc:
-        raise bad
-    return site
+        raise _invalid("site", _SITE_MESSAGE) from None
 
 
-async def _site_answer(service: Service, site: str, handler: Any) -> Response:
-    """The shared steps of the ``/sites`` routes: token, site, then the handler, with the
-    store's refusals turned into their answers."""
+async def _site_answer(service: Service, site: str, handler: Any, scope: str = "read") -> Response:
+    """The shared steps of the ``/sites`` routes: token and ``scope``, site (one the token
+    is not limited to is ``not_found``), then the handler, with the store's refusals turned
+    into their answers."""
     try:
-        require_token(service.config)
-        return await handler(service, origin_of(site))
+        principal = await authorize(service, scope)
+        origin = origin_of(site)
+        if not principal.sees(origin):
+            raise Refused(404, "not_found", f"There is no site {origin} for this token.")
+        return await handler(service, origin)
     except Refused as refusal:
         return refusal.response
     except Conflict as exc:
@@ -116,7 +109,7 @@ async def _diff(service: Service, run_id: str, query: DiffQuery) -> Response:
             raise Refused(404, "not_found", f"The site {run.site} has no baseline.")
         other_id = baseline.run_id
     try:
-        other = await jobs.get(other_id)
+        other = await visible_run(jobs, current_principal(), other_id)
     except NotFound:
         raise _no_run(other_id) from None
     for compared in (run, other):
@@ -126,8 +119,10 @@ async def _diff(service: Service, run_id: str, query: DiffQuery) -> Response:
         await in_thread(all_findings, jobs.store, run.id),
         await in_thread(all_findings, jobs.store, other.id),
     )
+    current, earlier = await whole_result(jobs, run.id), await whole_result(jobs, other.id)
+    problems = None if lacks_problems(earlier) else ProblemDiff.of(compare_problems(current, earlier))
     body = RunDiff(run=run.id, against=other.id, counts=DiffCounts(**diff.counts()),
-                   new=diff.new, fixed=diff.fixed, unchanged=diff.unchanged)
+                   new=diff.new, fixed=diff.fixed, unchanged=diff.unchanged, problems=problems)
     return json_response(body.model_dump(mode="json"))
 
 
@@ -146,8 +141,10 @@ async def _put_baseline(service: Service, site: str) -> Response:
         raise invalid_request(exc) from None
     if not is_run_id(body.run):
         raise _invalid("run", "Must be a run id.")
+    jobs = _jobs(service)
     try:
-        baseline = await in_thread(set_baseline, _jobs(service).store, site, body.run)
+        await visible_run(jobs, current_principal(), body.run)  # another site's: as unknown
+        baseline = await in_thread(set_baseline, jobs.store, site, body.run)
     except NotFound:
         raise _no_run(body.run) from None
     except WrongSite as exc:

@@ -13,9 +13,12 @@ from pydantic_core import PydanticCustomError
 
 from audit.models import ErrorBody, Finding
 from audit.openapi import JsonSchemaMode, OpenApiPaths, SchemaRef, json_content
+from audit.problems.changes import ProblemChanges
+from audit.problems.schema import Problem
 from jobs.ids import RUN_ID_PATTERN, is_run_id
 from jobs.store import Run
 
+from ..origins import SITE_PATTERN
 from .jobs_schema import LIST_DEFAULT, LIST_MAX, QueryModel, RunStatus, _Answer, query_parameters
 
 #: ``?against=`` this compares with the site's baseline instead of a named run.
@@ -70,10 +73,45 @@ class DiffCounts(_Answer):
     unchanged: int = Field(ge=0)
 
 
+class ProblemDiffCounts(_Answer):
+    new: int = Field(ge=0)
+    fixed: int = Field(ge=0)
+    spread: int = Field(ge=0)
+    unchanged: int = Field(ge=0)
+
+
+class ProblemSpread(_Answer):
+    """A problem both runs have, now on pages where the other run did not find it."""
+
+    problem: Problem
+    new_pages: list[str] = Field(description="The pages it reached, sorted.")
+
+
+class ProblemDiff(_Answer):
+    """The runs' problems matched by id (docs/problems.md, Baselines): ``new``, ``spread``
+    and ``unchanged`` as the run has them, in its priority order; ``fixed`` as the other run
+    had them."""
+
+    counts: ProblemDiffCounts
+    new: list[Problem]
+    fixed: list[Problem]
+    spread: list[ProblemSpread]
+    unchanged: list[Problem]
+
+    @classmethod
+    def of(cls, changes: ProblemChanges) -> ProblemDiff:
+        return cls(
+            counts=ProblemDiffCounts(**changes.counts()), new=changes.new, fixed=changes.fixed,
+            spread=[ProblemSpread(problem=s.problem, new_pages=list(s.new_pages)) for s in changes.spread],
+            unchanged=changes.unchanged,
+        )
+
+
 class RunDiff(_Answer):
     """Body of ``GET /audits/{id}/diff``: the run's findings against another run's, matched
     by fingerprint. ``new`` and ``unchanged`` are the run's own (with its ids), ``fixed`` the
-    other run's (with that run's ids)."""
+    other run's (with that run's ids). ``problems`` compares them problem by problem; it is
+    null when the other run was stored before problems existed."""
 
     run: str
     against: str = Field(description="The id of the run compared with.")
@@ -81,6 +119,7 @@ class RunDiff(_Answer):
     new: list[Finding]
     fixed: list[Finding]
     unchanged: list[Finding]
+    problems: ProblemDiff | None
 
 
 class SiteBaseline(_Answer):
@@ -137,22 +176,6 @@ _MODELS: list[tuple[type[Any], JsonSchemaMode]] = [
 _SECURITY = [{"bearerAuth": []}, {}]
 
 
-_LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-_H16 = "[0-9A-Fa-f]{1,4}"
-_IPV6 = "|".join([
-    f"(?:{_H16}:){{7}}{_H16}", f"(?:{_H16}:){{1,7}}:", f"(?:{_H16}:){{1,6}}:{_H16}",
-    *(f"(?:{_H16}:){{1,{5 - n}}}(?::{_H16}){{1,{n + 2}}}" for n in range(4)),
-    f"{_H16}:(?::{_H16}){{1,6}}", f":(?:(?::{_H16}){{1,7}}|:)",
-])
-_PORT = "6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}"
-#: A site in a path: an http(s) origin, ``scheme://host[:port]`` (a trailing slash, and the
-#: slashes after the scheme merged by a proxy or left out by a client, tolerated). The document states it and the server
-#: applies this very pattern first, so both refuse the same strings.
-SITE_PATTERN = (
-    f"^[Hh][Tt][Tt][Pp][Ss]?:/*(?:{_LABEL}(?:\\.{_LABEL})*|\\[(?:{_IPV6})\\])(?::(?:{_PORT}))?/?$"
-)
-
-
 def _site() -> dict[str, Any]:
     return {
         "name": "site", "in": "path", "required": True,
@@ -168,7 +191,8 @@ def _paths(use: SchemaRef) -> dict[str, Any]:
         return {"200": ok_body, **{code: {"description": text, "content": error}
                                    for code, text in errors.items()}}
 
-    unauthorized = "unauthorized: a token is configured and the bearer token is missing or wrong."
+    unauthorized = "unauthorized: auth is on and the bearer token is missing, wrong or revoked."
+    unseen = " (A site or run the token is not limited to is not_found too.)"
     bad_site = "invalid_request: the site is not an http(s) origin (details name the field)."
     return {
         "/audits/{id}/diff": {
@@ -185,7 +209,7 @@ def _paths(use: SchemaRef) -> dict[str, Any]:
                     {"description": "The diff.", "content": json_content(use(RunDiff, "serialization"))},
                     {"400": "invalid_request: against is neither a run id nor 'baseline'.",
                      "401": unauthorized,
-                     "404": "not_found: no such run, or the site has no baseline.",
+                     "404": "not_found: no such run, or the site has no baseline." + unseen,
                      "409": "conflict: one of the runs has not completed."},
                 ),
             },
@@ -198,7 +222,8 @@ def _paths(use: SchemaRef) -> dict[str, Any]:
                 "parameters": [_site()],
                 "responses": answers(
                     {"description": "The baseline.", "content": json_content(use(SiteBaseline, "serialization"))},
-                    {"400": bad_site, "401": unauthorized, "404": "not_found: the site has no baseline."},
+                    {"400": bad_site, "401": unauthorized,
+                     "404": "not_found: the site has no baseline." + unseen},
                 ),
             },
             "put": {
@@ -210,7 +235,7 @@ def _paths(use: SchemaRef) -> dict[str, Any]:
                 "responses": answers(
                     {"description": "The baseline set.", "content": json_content(use(SiteBaseline, "serialization"))},
                     {"400": bad_site + " Or the body is invalid, or the run is of another site (field run).",
-                     "401": unauthorized, "404": "not_found: no such run.",
+                     "401": unauthorized, "404": "not_found: no such run." + unseen,
                      "409": "conflict: the run has not completed."},
                 ),
             },
@@ -224,7 +249,8 @@ def _paths(use: SchemaRef) -> dict[str, Any]:
                 "responses": answers(
                     {"description": "The runs.", "content": json_content(use(SiteHistory, "serialization"))},
                     {"400": bad_site, "401": unauthorized,
-                     "404": "not_found: the path cannot be routed (its site holds a line break)."},
+                     "404": "not_found: the path cannot be routed (its site holds a line break)."
+                     + unseen},
                 ),
             },
         },

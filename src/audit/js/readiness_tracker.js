@@ -170,7 +170,7 @@
       if (due <= t + horizon) reasons.add('timeout');
     }
     for (const period of intervals.values()) if (period <= horizon) reasons.add('interval');
-    if (frames.size) reasons.add('frame');
+    if (frames.size) reasons.add('animation-frame');
     if (idles.size) reasons.add('idle');
     if (requests) reasons.add('request');
     if (t - posted < POSTED_MS) reasons.add('message');

@@ -37,22 +37,29 @@ def trend_section(ctx: Context, history: Sequence[Mapping[str, Any]] | None, cur
         return []
     heading = ctx.id("trend")
     first, last = runs[0], runs[-1]
-    summary = (
-        f"Over {len(runs)} run{'s' if len(runs) != 1 else ''} from {_day(first)} to {_day(last)}, "
-        f"the score went from {float(first['score']):.1f} to {float(last['score']):.1f} and the "
-        f"findings from {_findings(first)} to {_findings(last)}."
-    )
-    out = [
+    if len(runs) == 1:  # one point is no trend: a chart of it would be one full-height bar
+        summary = (f"One run of this site so far ({_day(first)}): score {float(first['score']):.1f}, "
+                   f"{_findings(first)} findings. The trend appears from the second run on.")
+        chart = []
+    else:
+        summary = (
+            f"Over {len(runs)} runs from {_day(first)} to {_day(last)}, "
+            f"the score went from {float(first['score']):.1f} to {float(last['score']):.1f} and the "
+            f"findings from {_findings(first)} to {_findings(last)}."
+        )
+        chart = [
+            f'<figure class="trend">{_chart(runs)}'
+            '<figcaption><span class="key key-score"></span> score (left axis, 0 to 100) '
+            '<span class="key key-findings"></span> findings (right axis)</figcaption></figure>',
+        ]
+    return [
         f'<section class="report-trend" aria-labelledby="{heading}">',
         ctx.h(0, "Trend of this site", ident=heading),
         f"<p>{esc(summary)}</p>",
-        f'<figure class="trend">{_chart(runs)}'
-        '<figcaption><span class="key key-score"></span> score (left axis, 0 to 100) '
-        '<span class="key key-findings"></span> findings (right axis)</figcaption></figure>',
+        *chart,
         *_table(runs, current),
         "</section>",
     ]
-    return out
 
 
 def _chart(runs: Sequence[Mapping[str, Any]]) -> str:

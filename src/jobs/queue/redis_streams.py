@@ -20,7 +20,7 @@ coordinator acknowledges them unrun as they come (see ``base``).
 
 The sync redis-py client runs in worker threads (``trio.to_thread.run_sync``) limited to the
 size of the queue's own connection pool; every socket operation is bounded by
-``socket_timeout``, which is longer than a blocking slice.
+``socket_timeout`` (:data:`SOCKET_TIMEOUT_S`), which is longer than a blocking slice.
 """
 
 from __future__ import annotations
@@ -54,6 +54,14 @@ T = TypeVar("T")
 
 _BLOCK_SLICE_MS = 500
 """Longest single ``XREADGROUP BLOCK``: the bound on how long a cancelled receive lingers."""
+
+SOCKET_TIMEOUT_S = 1.5
+"""How long one Redis connect or command may go without an answer. A server that accepts
+connections and answers nothing (hung, or its process stopped) is thus reported
+``QueueUnavailable`` after about twice this (the command, then its one retry): about 3 s, so
+the service answers ``503 queue_unavailable`` within the 5 s it promises its clients, and
+``/health`` within its 3 s ping. (It was 5 s: such a server held a submission 10 s.) Three
+blocking slices, so a healthy server's blocked read always comes back in time."""
 
 _MAX_RECLAIM_SCANS = 50
 """``XAUTOCLAIM`` calls per ``reclaim`` at most (each scans a slice of the pending list)."""
@@ -95,7 +103,7 @@ class RedisStreamQueue:
         lease_ms: int = DEFAULT_LEASE_MS,
         maxlen: int | None = None,
         max_connections: int = 16,
-        socket_timeout: float = 5.0,
+        socket_timeout: float = SOCKET_TIMEOUT_S,
     ) -> None:
         if not prefix or any(ch.isspace() for ch in prefix):
             raise ValueError(f"a queue prefix must be a non-empty word, not {prefix!r}")

@@ -27,6 +27,9 @@ SQLITE_FILE = "a11y.db"
 SQLITE_BUSY_TIMEOUT_MS = 15_000
 #: Seconds a connection to a database server may take (libpq's connect_timeout).
 CONNECT_TIMEOUT_S = 3
+#: Seconds a PostgreSQL session of ours may sit idle inside a transaction before the server
+#: ends it, releasing its locks (``_postgres_on_connect``).
+IDLE_IN_TRANSACTION_TIMEOUT_S = 10
 _WRITE_OPTION = "a11y_write"
 _SECRET_QUERY_WORDS = ("password", "secret", "token", "key")
 _HIDDEN = "***"
@@ -80,11 +83,26 @@ def create_store_engine(url: URL) -> Engine:
     if url.get_backend_name() != "sqlite":
         # A server that does not answer is reported within seconds (StoreUnavailable), not
         # after the operating system's minutes of connection attempts.
-        return create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": CONNECT_TIMEOUT_S})
+        server = create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": CONNECT_TIMEOUT_S})
+        event.listen(server, "connect", _postgres_on_connect)
+        return server
     engine = create_engine(url)
     event.listen(engine, "connect", _sqlite_on_connect)
     event.listen(engine, "begin", _sqlite_on_begin)
     return engine
+
+
+def _postgres_on_connect(dbapi_connection: Any, _record: object) -> None:
+    """Have the server end a transaction of ours idle for ``IDLE_IN_TRANSACTION_TIMEOUT_S``.
+    None waits on anything between its statements, so only a process stopped in the middle
+    of one comes near (frozen: SIGSTOP, a paused VM, a machine swapping). Without it, the
+    run's row, which every event and result write locks, stayed locked for as long as that
+    process was frozen: every other writer of the run waited, no worker could take the frozen
+    one's pages over, and the run stalled (``tests/faults/test_worker_frozen.py`` found it).
+    Set in the session, not as a ``-c`` connect option, which PgBouncer refuses."""
+    with dbapi_connection.cursor() as cursor:
+        cursor.execute(f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_TIMEOUT_S * 1000}")
+    dbapi_connection.commit()
 
 
 def _sqlite_on_connect(dbapi_connection: Any, _record: object) -> None:

@@ -54,6 +54,8 @@ class Run:
     score: float | None
     error: Json | None
     result: Json | None
+    #: The stored API token that started it (by name); None for ``--token`` or no auth.
+    submitted_by: str | None = None
 
     @property
     def finished(self) -> bool:

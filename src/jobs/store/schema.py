@@ -105,6 +105,10 @@ runs = Table(
     Column("score", Float),
     Column("error", _json()),
     Column("result", _json()),
+    # The name of the stored API token that started the run (its owner: a token of scope
+    # ``submit`` may cancel only its own runs); NULL for the service's ``--token`` and for a
+    # service without tokens.
+    Column("submitted_by", String(64)),
     Index(None, "status"),
     Index(None, "url"),
     Index(None, "site", "created_at"),
@@ -204,6 +208,24 @@ artifacts = Table(
     Column("meta", _json()),
     Column("created_at", UtcDateTime, nullable=False),
     UniqueConstraint("run_id", "name"),
+)
+
+
+# API tokens of the HTTP service (``a11y token create``): a name, what it may do (``scope``),
+# the sites (origins) it is limited to (NULL: every site) and the SHA-256 of its value, never
+# the value itself. A revoked token keeps its row, so its name is never given to another.
+api_tokens = Table(
+    "api_tokens",
+    metadata,
+    _row_id(),
+    Column("name", String(64), nullable=False),
+    Column("scope", String(16), nullable=False),
+    Column("sites", _json()),
+    Column("hash", String(64), nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("revoked_at", UtcDateTime),
+    UniqueConstraint("name"),
+    UniqueConstraint("hash"),
 )
 
 

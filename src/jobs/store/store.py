@@ -116,15 +116,17 @@ class Store:
         *,
         kind: str = "job",
         secrets: Mapping[str, Any] | None = None,
+        submitted_by: str | None = None,
     ) -> Run:
         """A new queued run; ``request`` must already have its secrets redacted, and the
         secrets (``jobs.secrets.split_secrets``), if any, are kept apart with the run until
-        it finishes."""
+        it finishes. ``submitted_by`` names the API token that started it, if any."""
         _check(kind, RUN_KINDS, "run kind")
         now = utc_now()
         values = {
             "id": new_run_id(), "url": url, "site": site_of(url), "kind": kind,
             "status": "queued", "request": dict(request), "created_at": now,
+            "submitted_by": submitted_by,
         }
         with write_transaction(self._engine) as conn:
             run = _run(conn.execute(insert(runs).values(values).returning(*runs.c)).one())
@@ -152,12 +154,15 @@ class Store:
         url: str | None = None,
         status: str | None = None,
         kind: str | None = None,
+        sites: Iterable[str] | None = None,
         offset: int = 0,
         limit: int = 50,
     ) -> list[Run]:
         """Runs newest first (ids sort by creation time), optionally of one URL (as given at
-        creation), status or kind."""
+        creation), status or kind, and only of ``sites`` (origins) when given."""
         query = select(runs).order_by(runs.c.id.desc())
+        if sites is not None:
+            query = query.where(runs.c.site.in_(sorted(sites)))
         if url is not None:
             query = query.where(runs.c.url == url)
         if status is not None:
@@ -349,17 +354,24 @@ class Store:
         timings: Mapping[str, Any] | None = None,
         final_url: str | None = None,
         links: Sequence[str] | None = None,
+        if_pending: bool = False,
     ) -> bool:
         """Set a page's result (``page_data``: the PageResult as the result shows it; its
         ``score`` and ``error`` are also kept in columns) and replace its findings, in one
         transaction; ``final_url`` and ``links`` are what the crawl needs of it. Idempotent:
         recording the same page again leaves one copy. Returns False, writing nothing, when
-        the run is already finished."""
+        the run is already finished, or with ``if_pending`` when the page already has a
+        result: the first result recorded is then final. Workers record so, because a worker
+        that was frozen past its lease finishes the page late, after the worker that took it
+        over has recorded it (and the crawl may have gone on from that result); its late
+        result must not replace the one already kept."""
         _check(status, PAGE_DONE, "recorded page status")
         for record in findings_of_page:
             _check(record.kind, FINDING_KINDS, "finding kind")
         with write_transaction(self._engine) as conn:
             page = self._locked_page(conn, run_id, url_key)
+            if if_pending and page.status in PAGE_DONE:
+                return False
             removed = conn.execute(
                 delete(findings).where(findings.c.page_id == page.id)
                 .returning(findings.c.kind, findings.c.impact)

@@ -90,3 +90,27 @@ def test_a_result_without_problems_is_grouped_when_rendered():
     assert all(not finding.problem for finding in result.findings)  # the result is not changed
     with pytest.raises(ValueError, match="grouping"):
         render(result, "sarif", group="rules")
+
+
+def test_html_report_leads_with_problems_and_their_overview():
+    from audit.problems.changes import compare_problems
+    from audit.reports.html import render_html
+
+    result = site_result(4)
+    baseline = site_result(3)
+    changes = compare_problems(result, baseline)
+    html = render_html(result, changes=changes)
+    assert html.index('class="report-problems"') < html.index("<caption>Audited pages</caption>") \
+        < html.index('class="report-findings"')
+    assert html.count('<li class="problem"') == len(result.problems)
+    first = result.problems[0]
+    entry = html[html.index('<li class="problem"'):]
+    assert entry.index(first.rule_id) < entry.index(result.problems[1].rule_id)  # priority order
+    assert "shared by all 4 pages: header template" in html
+    assert f'href="#{first.examples[0].item_id}"' in html  # an instance's card, further down
+    assert f'id="{first.examples[0].item_id}"' in html
+    assert "<caption>Problems by impact</caption>" in html and "<caption>Problems by WCAG principle</caption>" in html
+    assert "Pages with at least one problem: 4 of 4." in html
+    # Every problem reached the fourth page (the footer link too: it moved to the new last page).
+    assert changes.counts() == {"new": 0, "fixed": 0, "spread": len(result.problems), "unchanged": 0}
+    assert f"Since the baseline: 0 new, {len(result.problems)} spread to more pages, 0 fixed" in html

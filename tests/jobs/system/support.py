@@ -1,10 +1,15 @@
 """Shared pieces of the jobs system tests: generated sites, a supervised browser on the
-session's Chromium, and waiting for runs."""
+session's Chromium, worker processes, and waiting for runs."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+import os
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import ExitStack, asynccontextmanager, contextmanager
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -16,6 +21,7 @@ from jobs.models import JobRequest
 from jobs.system import Jobs, Run
 from tests.support.site import Response, Site
 
+ROOT = Path(__file__).resolve().parents[3]
 PIXEL = "data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw=="
 LIMITS = EngineLimits(navigation_timeout=20, audit_timeout=120, concurrency=4)
 
@@ -98,3 +104,46 @@ async def wait_finished(jobs: Jobs, run_id: str, timeout: float = 90) -> Run:
 
 def without_duration(result: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in result.items() if key != "durationMs"}
+
+
+@contextmanager
+def worker_processes(
+    chromium: Any, database: str, queue: str, prefix: str, *, lease_ms: int, names: list[str],
+    concurrency: int = 2, navigation_timeout: float | None = None, log_dir: Path | None = None,
+) -> Iterator[dict[str, subprocess.Popen[bytes]]]:
+    """Worker processes (``python -m tests.jobs.system.worker_process``) on the session's
+    Chromium, killed by PID on the way out. ``navigation_timeout`` overrides ``LIMITS``' (a
+    test that holds a page longer); with ``log_dir`` each one's log is ``log_dir/<name>.log``
+    (else it goes to the test's stderr)."""
+    extra = [] if navigation_timeout is None else [str(navigation_timeout)]
+    processes: dict[str, subprocess.Popen[bytes]] = {}
+    with ExitStack() as logs:
+        try:
+            for name in names:
+                stderr = None if log_dir is None else logs.enter_context(open(log_dir / f"{name}.log", "wb"))  # noqa: SIM115
+                processes[name] = subprocess.Popen(
+                    [sys.executable, "-m", "tests.jobs.system.worker_process", database, queue, prefix,
+                     chromium.ws_url, str(lease_ms), str(concurrency), name, *extra],
+                    cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
+                    env={**os.environ, "PYTHONPATH": f"{ROOT}:{ROOT / 'src'}"},
+                )
+            yield processes
+        finally:
+            for process in processes.values():
+                if process.poll() is None:
+                    process.kill()
+                process.wait(timeout=10)
+
+
+def page_gets(site: Site, name: str) -> Counter[str]:
+    """How many times each page under ``/<name>/`` was loaded."""
+    return Counter(r.path for r in site.log if r.method == "GET" and r.path.startswith(f"/{name}/"))
+
+
+def started_by(client: Any, queue: Any, store: Any, run_id: str, consumer: str) -> str | None:
+    """The key of a page ``consumer`` holds and has started (its row is running), if any."""
+    for held in client.xpending_range(queue.stream, queue.group, "-", "+", 10, consumer):
+        for _entry_id, fields in client.xrange(queue.stream, held["message_id"], held["message_id"]):
+            if store.get_page(run_id, fields["url_key"]).status == "running":
+                return fields["url_key"]
+    return None

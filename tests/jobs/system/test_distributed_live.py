@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
-from collections import Counter
-from contextlib import contextmanager
-from pathlib import Path
 
 import trio
 
@@ -16,34 +10,7 @@ from jobs.queue import open_queue
 from jobs.system import Jobs
 from tests.support.site import Response
 
-from .support import LIMITS, job, tree_site, wait_finished
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-@contextmanager
-def worker_processes(chromium, database, queue, prefix, *, lease_ms, names, concurrency=2):
-    """Worker processes (``python -m``), killed by PID on the way out."""
-    processes = {
-        name: subprocess.Popen(
-            [sys.executable, "-m", "tests.jobs.system.worker_process", database, queue, prefix,
-             chromium.ws_url, str(lease_ms), str(concurrency), name],
-            cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            env={**os.environ, "PYTHONPATH": f"{ROOT}:{ROOT / 'src'}"},
-        )
-        for name in names
-    }
-    try:
-        yield processes
-    finally:
-        for process in processes.values():
-            if process.poll() is None:
-                process.kill()
-            process.wait(timeout=10)
-
-
-def page_gets(site, name: str) -> Counter:
-    return Counter(r.path for r in site.log if r.method == "GET" and r.path.startswith(f"/{name}/"))
+from .support import LIMITS, job, page_gets, started_by, tree_site, wait_finished, worker_processes
 
 
 async def test_two_worker_processes_audit_every_page_once(site, chromium, postgres_url, redis_server, redis_prefix):
@@ -59,15 +26,6 @@ async def test_two_worker_processes_audit_every_page_once(site, chromium, postgr
     urls = [page["url"] for page in result["pages"]]
     assert len(urls) == len(set(urls)) == pages
     assert set(page_gets(site, "jobs-two-workers").values()) == {1}  # each page loaded once
-
-
-def started_by(client, queue, store, run_id: str, consumer: str) -> str | None:
-    """The key of a page ``consumer`` holds and has started (its row is running), if any."""
-    for held in client.xpending_range(queue.stream, queue.group, "-", "+", 10, consumer):
-        for _entry_id, fields in client.xrange(queue.stream, held["message_id"], held["message_id"]):
-            if store.get_page(run_id, fields["url_key"]).status == "running":
-                return fields["url_key"]
-    return None
 
 
 async def test_a_killed_worker_s_pages_are_taken_over_by_the_other(site, chromium, postgres_url, redis_server, redis_prefix):

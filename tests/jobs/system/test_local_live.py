@@ -16,11 +16,11 @@ from tests.support.site import Response
 
 from .support import LIMITS, job, local_jobs, tree_site, wait_finished, wait_until, without_duration
 
-PAGES = 60
+PAGES = 30
 
 
 async def test_a_crawl_job_gives_exactly_the_result_of_the_synchronous_audit(site, chromium, browser, tmp_path):
-    start = tree_site(site, "jobs-equal", PAGES, fanout=7)  # depths 0 to 3
+    start = tree_site(site, "jobs-equal", PAGES, fanout=3)  # depths 0 to 3
     request = job(start, depth=5, maxPages=PAGES)
     async with local_jobs(str(tmp_path / "data"), chromium.ws_url) as jobs:
         run = await jobs.submit(request)

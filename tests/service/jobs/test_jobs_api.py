@@ -118,7 +118,7 @@ async def test_openapi_lists_the_jobs_api_from_the_validating_models(client):
     assert set(paths["/audits/{id}"]) == {"get", "delete"}
     assert "get" in paths["/audits/{id}/events"] and "get" in paths["/audits/{id}/report"]
     assert {"/audit", "/health"} <= set(paths)
-    assert set(paths["/audits"]["post"]["responses"]) == {"202", "400", "401", "503", "507"}
+    assert set(paths["/audits"]["post"]["responses"]) == {"202", "400", "401", "403", "503", "507"}
     assert "409" in paths["/audits/{id}"]["delete"]["responses"]
     assert "409" in paths["/audits/{id}/report"]["get"]["responses"]
     report_format = next(p for p in paths["/audits/{id}/report"]["get"]["parameters"] if p["name"] == "format")

@@ -1,5 +1,5 @@
 """The jobs API end to end on the embedded default (SQLite, in-process queue, the service's
-own browser): a 60-page site crawled as a job, followed to the end over Server-Sent Events
+own browser): a 30-page site crawled as a job, followed to the end over Server-Sent Events
 (with one reconnect), equal to what ``POST /audit`` answers for the same request, then read
 back in windows, as every report format, and in the list of runs."""
 
@@ -14,11 +14,11 @@ from tests.service.conftest import client_for, service_for
 from tests.service.jobs.conftest import comparable, crawl_body, read_events, tree_site
 from tests.support.sarif import validate_sarif
 
-PAGES = 60
+PAGES = 30
 
 
 async def test_a_site_crawled_as_a_job_equals_the_synchronous_audit(chromium, site):
-    start = tree_site(site, "jobs60", PAGES)
+    start = tree_site(site, "jobs30", PAGES)
     body = crawl_body(start, PAGES)
     answered = {}
 
@@ -32,7 +32,7 @@ async def test_a_site_crawled_as_a_job_equals_the_synchronous_audit(chromium, si
     async with service_for(chromium, audit_timeout=300, navigation_timeout=60) as svc, client_for(svc) as client, \
             trio.open_nursery() as nursery:
         nursery.start_soon(synchronous_audit, client)  # at the same time: the slots are shared
-        # No pictures: the compared result has none, and 60 pages of them cost a minute.
+        # No pictures: the compared result has none, and 30 pages of them cost half a minute.
         accepted = await client.post("/audits", json={**body, "screenshots": False})
         assert accepted.status_code == 202, accepted.text
         run = accepted.json()

@@ -124,7 +124,7 @@ function (limits) {
   // page already made since the interaction world was made.
   const stirring = [];
   if (document.getAnimations().some((a) => a.playState === 'running')) stirring.push('animation');
-  if (document.querySelector('iframe, frame, object, embed')) stirring.push('frame');
+  if (document.querySelector('iframe, frame, object, embed')) stirring.push('subdocument');
   if (document.querySelector('animate, animateMotion, animateTransform, set')) stirring.push('smil');
   if ([...document.querySelectorAll('video, audio')].some((m) => !m.paused)) stirring.push('media');
   if (a11yProbe.textEdits().edits.length) stirring.push('edit');

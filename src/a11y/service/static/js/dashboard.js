@@ -1,7 +1,7 @@
 // Whole script, the dashboard's behaviour (a11y.service.dashboard): lists the runs with live
 // progress, starts audits, shows a run's report with its screenshots, its diff against the
 // site's baseline and sets the baseline, all through the API (with the token when the
-// service asks for one); returns nothing.
+// service asks for one), showing only the controls the token's scope allows; returns nothing.
 (() => {
   const TOKEN_KEY = 'a11y.token';
   const ACTIVE = new Set(['queued', 'running']);
@@ -10,6 +10,7 @@
   const streams = new Map();
   const refreshTimers = new Map();
   let tokenWaiters = null;
+  let rightsAsked = false;
   let shown = null;
   let objectUrls = [];
 
@@ -42,6 +43,7 @@
     const waiting = tokenWaiters || [];
     tokenWaiters = null;
     waiting.forEach((resolve) => resolve());
+    if (!rightsAsked) loadRights();  // another token may do other things
   });
 
   // A request with the token; a 401 asks for it (once for all waiting requests) and retries.
@@ -81,6 +83,23 @@
     return body;
   }
 
+  // ------------------------------------------------------------------ what the token may do
+
+  // The form that starts audits needs scope submit, the baseline button admin; the shell
+  // hides both until the service says what the token may do (the API refuses the rest anyway).
+  async function loadRights() {
+    rightsAsked = true;
+    try {
+      const self = await getJson('/auth/self');
+      byId('start-panel').hidden = self.scope === 'read';
+      byId('baseline-controls').hidden = self.scope !== 'admin';
+    } catch (error) {
+      byId('runs-status').textContent = `What this token may do could not be loaded: ${error.message}`;
+    } finally {
+      rightsAsked = false;
+    }
+  }
+
   // ------------------------------------------------------------------ runs and progress
 
   function cell(row, text, header) {
@@ -93,6 +112,14 @@
 
   function when(iso) {
     return iso ? new Date(iso).toLocaleString() : '';
+  }
+
+  function siteOf(url) {
+    try {
+      return new URL(url).host;
+    } catch {
+      return url;
+    }
   }
 
   function runRow(run) {
@@ -243,7 +270,7 @@
   function showFacts(run) {
     const facts = byId('run-facts');
     const items = [
-      ['Address', run.url], ['Status', run.status], ['Started', when(run.createdAt)],
+      ['Run', run.id], ['Address', run.url], ['Status', run.status], ['Started', when(run.createdAt)],
       ['Finished', when(run.finishedAt) || 'not yet'],
       ['Pages done', String(run.progress.pagesDone)], ['Findings', String(run.progress.findings)],
     ];
@@ -296,6 +323,8 @@
       status.textContent = `The run could not be loaded: ${error.message}`;
       return;
     }
+    // Titled by what a person knows it by: the site and when it ran (the id is in the facts).
+    byId('run-h').textContent = `${siteOf(run.url)}, ${when(run.createdAt)}`;
     showFacts(run);
     byId('set-baseline').disabled = run.status !== 'completed';
     if (run.status !== 'completed') {
@@ -378,7 +407,7 @@
     }
   });
 
-  loadRuns();
+  loadRights().then(loadRuns);
   const linked = /^#run=([0-9a-z]+)$/.exec(location.hash);  // a link to one run's view
   if (linked) showRun(linked[1], false);
 })();
