@@ -230,7 +230,10 @@ class Worker:
             raise AuditFailed("timeout", message, [{"url": task.url}])
         audit.axe_results = None
         if shots is not None:
-            await in_thread(keep_page_shots, self._store, task.run_id, seq, shots.pages.get(url))
+            try:
+                await in_thread(keep_page_shots, self._store, task.run_id, seq, shots.pages.get(url))
+            except NotFound:
+                pass  # the run was deleted while its page was audited: recording it drops it too
         return audit
 
     async def _record(self, task: PageTask, record: PageRecord, duration_ms: int | None) -> None:

@@ -24,6 +24,7 @@ from cdpdriver.scripts import load_script
 from . import (
     adjacent_links_same_url,
     aria_prohibited_global,
+    aria_prohibited_use,
     asterisk_required,
     autoplay_audio,
     autoplay_audio_brief,
@@ -133,6 +134,7 @@ CHECKS: tuple[Check, ...] = (
     spacing_markup.CHECK,
     inline_text_color.CHECK,
     layout_table.CHECK,
+    aria_prohibited_use.CHECK,
 )
 #: The judgment checks by rule id (:attr:`Check.judgment`).
 JUDGMENT: dict[str, Check] = {check.rule_id: check for check in CHECKS if check.judgment}

@@ -23,8 +23,10 @@ from . import (
     focus_obscured,
     focus_obscured_enhanced,
     focus_order,
+    hidden_image_text,
     hover_content,
     identical_links,
+    image_name_text,
     image_of_text,
     keyboard_trap,
     moving_content,
@@ -61,6 +63,9 @@ INTERACTIVE: tuple[InteractiveCheck, ...] = (
     hover_content.CHECK,
     # Reads every image's pixels and runs OCR (tesseract): the dearest of the reading checks.
     image_of_text.CHECK,
+    # Read the text in images too (tesseract), with one reading for both (image_text_reading).
+    image_name_text.CHECK,
+    hidden_image_text.CHECK,
     # Last: they change the page's state (a shortcut's effect, a field's value and events;
     # a pause button, what device motion and the controls tried instead did).
     single_key_shortcut.CHECK,

@@ -145,6 +145,39 @@ async def test_aria_prohibited_global_and_summary_name(browser, site):
     assert inapplicable.clean and not inapplicable.tested
 
 
+
+async def test_aria_prohibited_use(browser, site):
+    """The WAI-ARIA conformance fact (a best practice, ACT kb1m8s): every prohibited property
+    fails, text or not; WCAG's verdict stays aria-prohibited-attr's (needs review when text may
+    say it)."""
+    results = await audit_pages(browser, site, "checks/prohibited-use", {
+        "fail": page(
+            '<main><div id="price" aria-label="Previously 100, now 1 euro"><s>100</s> / <b>1</b></div>'
+            '<p id="braille" aria-braillelabel="I love bananas">I like bananas</p>'
+            '<span id="empty" aria-roledescription="slide"></span></main>'
+        ),
+        # The same properties where the role allows them.
+        "pass": page(
+            '<main><a href="/offer" aria-label="Previously 100, now 1 euro"><s>100</s> / <b>1</b></a>'
+            '<div role="heading" aria-level="2" aria-braillelabel="I love bananas">I like bananas</div>'
+            '<section aria-roledescription="slide" aria-label="Bananas"><p>Fruit</p></section></main>'
+        ),
+        # Hidden from everyone, and no such property at all.
+        "inapplicable": page('<main><p>Fruit</p><div aria-label="Bananas" hidden></div><p title="Fruit">Fruit</p></main>'),
+    }, bestPractices=True)
+    rule = "a11y-aria-prohibited-use"
+    items = {i.selector: i for i in results["fail"].best_practices if i.rule_id == rule}
+    assert sorted(items) == ["#braille", "#empty", "#price"]
+    assert {i.outcome for i in items.values()} == {"violation"}
+    assert items["#price"].act_rules == ["kb1m8s"] and "aria-label" in (items["#price"].failure_summary or "")
+    assert not [f for f in results["fail"].findings if f.rule_id == rule]  # a best practice, never WCAG
+    wcag = outcome(results["fail"], "aria-prohibited-attr")  # WCAG's verdict is axe's, as before
+    assert [f.selector for f in wcag.findings] == ["#empty"]
+    assert sorted(r.selector for r in wcag.review) == ["#braille", "#price"]
+    for name in ("pass", "inapplicable"):
+        assert not [i for i in results[name].best_practices if i.rule_id == rule], name
+
+
 FERRY = page(
     HEADER
     + "<style>.button { display: inline-block; padding: .4em 1em; background: #05a; color: #fff;"
