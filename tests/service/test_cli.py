@@ -59,14 +59,17 @@ def runs(site, tmp_path_factory) -> dict[str, Future]:
     site.route("/cli/site/a", _page("A", "/cli/site/"))
     site.route("/cli/site/b", _page("B", "/cli/site/a"))
     refused = f"http://127.0.0.1:{_free_port()}/"
+    # The CLI's defaults (the interaction phase on) in the first two; the others are about
+    # formats, exits and progress, and read the DOM only (a cold CLI's phase costs a second).
+    static = "--no-interaction"
     cases = {
         "text": [bad, "--fail-on", "critical"],
         "json": [good, "--format", "json", "--fail-on", "minor"],
-        "sarif": [bad, "--format", "sarif", "--output", str(out / "nested" / "dir" / "a11y.sarif")],
-        "junit": [bad, "--format", "junit", "--fail-on", "minor"],
-        "html": [bad, "--format", "html", "--output", str(out / "report.html")],
-        "refused": [refused, "--format", "json"],
-        "crawl": [start, "--crawl", "--depth", "2", "--max-pages", "10", "--format", "json"],
+        "sarif": [bad, static, "--format", "sarif", "--output", str(out / "nested" / "dir" / "a11y.sarif")],
+        "junit": [bad, static, "--format", "junit", "--fail-on", "minor"],
+        "html": [bad, static, "--format", "html", "--output", str(out / "report.html")],
+        "refused": [refused, static, "--format", "json"],
+        "crawl": [start, static, "--crawl", "--depth", "2", "--max-pages", "10", "--format", "json"],
     }
     with ThreadPoolExecutor(max_workers=3) as pool:
         futures = {name: pool.submit(_run, argv) for name, argv in cases.items()}

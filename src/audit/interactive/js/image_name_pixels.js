@@ -1,24 +1,11 @@
+/* global a11yProbe */
 // Function expression (items, limits): each image of js/image_name_candidates.js drawn twice for reading its text: an item is {target, kind, drawWidth, drawHeight, background} plus {data (base64 of its file), type} for an img of another origin; returns per item {flat (the share of its pixels in its commonest colour), grid (its ink: a string of gridWidth x gridHeight '0'/'1' cells, row by row, '1' where a pixel differs from that colour), gridWidth, gridHeight, pad, png (drawn edge to edge, base64, only when flat is limits.flat or more), padded (drawn inside a margin of pad px of that colour, only when ink touches an edge: text there reads better so; else null)}; or null when it cannot be drawn (it does not decode within limits.loadMs, or its pixels cannot be read).
 // The element's own pixels are read, not a screenshot: nothing scrolls, text the page puts
 // over the image is not the image's. An inline svg is drawn from a copy of its markup (styles
 // the page sets on its shapes are not applied; its own attributes are).
 async function (items, limits) {
-  const decoded = (src) => {
-    const img = new Image();
-    img.src = src;
-    const late = new Promise((resolve) => setTimeout(() => resolve(null), limits.loadMs));
-    return Promise.race([img.decode().then(() => img, () => null), late]);
-  };
-  const element = (target) => {
-    let root = document;
-    let el = null;
-    for (const step of Array.isArray(target[0]) ? target[0] : [target[0]]) {
-      el = root.querySelector(step);
-      if (!el) return null;
-      root = el.shadowRoot || el;
-    }
-    return el;
-  };
+  const decoded = (src) => a11yProbe.decodedImage(src, limits.loadMs);
+  const element = (target) => a11yProbe.byTarget(target);
   const svgImage = async (el, width, height) => {
     const copy = el.cloneNode(true);
     copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');

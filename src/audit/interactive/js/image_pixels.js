@@ -1,25 +1,12 @@
+/* global a11yProbe */
 // Function expression (items, limits): each image drawn for reading its text: an item is {target, src, width, height, background, always} for an image of this origin, or {data (base64 of its file), type, width, height, background, always} for another origin's; returns per item {flat (the share of its pixels in its commonest colour), png (base64, only when flat is limits.flat or more, or the item says always)}, or null when it cannot be drawn (it does not decode within limits.loadMs, or its pixels cannot be read).
 // The image's own pixels are read, not a screenshot of the page: text a page draws over an
 // image is real text, and nothing needs to scroll into view. Drawn on the colour behind it
 // (transparent images show their text as on the page); a file from another origin is drawn
 // from a blob: URL, this document's own, so that its canvas can be read.
 async function (items, limits) {
-  const decoded = (src) => {
-    const img = new Image();
-    img.src = src;
-    const late = new Promise((resolve) => setTimeout(() => resolve(null), limits.loadMs));
-    return Promise.race([img.decode().then(() => img, () => null), late]);
-  };
-  const element = (target) => {
-    let root = document;
-    let el = null;
-    for (const step of Array.isArray(target[0]) ? target[0] : [target[0]]) {
-      el = root.querySelector(step);
-      if (!el) return null;
-      root = el.shadowRoot || el;
-    }
-    return el;
-  };
+  const decoded = (src) => a11yProbe.decodedImage(src, limits.loadMs);
+  const element = (target) => a11yProbe.byTarget(target);
   // Pixels in the commonest colour (4 bits a channel), over at most about 20,000 samples.
   const flatness = (context, width, height) => {
     const data = context.getImageData(0, 0, width, height).data;

@@ -163,7 +163,27 @@
   }).observe(document, {subtree: true, childList: true, characterData: true, characterDataOldValue: true});
   const textEdits = () => ({startedAt, edits: edits.slice()});
 
+  // The element an axe target names (one selector, or a list through shadow roots), or null.
+  const byTarget = (path) => {
+    let root = document;
+    let el = null;
+    for (const step of Array.isArray(path[0]) ? path[0] : [path[0]]) {
+      el = root.querySelector(step);
+      if (!el) return null;
+      root = el.shadowRoot || el;
+    }
+    return el;
+  };
+
+  // An image of src, decoded, or null when it does not decode within ms.
+  const decodedImage = (src, ms) => {
+    const img = new Image();
+    img.src = src;
+    const late = new Promise((resolve) => setTimeout(() => resolve(null), ms));
+    return Promise.race([img.decode().then(() => img, () => null), late]);
+  };
+
   Object.defineProperty(globalThis, 'a11yProbe', {
-    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits}),
+    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits, byTarget, decodedImage}),
   });
 })();
