@@ -23,7 +23,7 @@ from audit.problems.changes import compare_problems, lacks_problems
 from jobs.blocking import in_thread
 from jobs.ids import is_run_id
 from jobs.store import NotFound
-from jobs.store.sites import WrongSite, all_findings, get_baseline, set_baseline, site_history
+from jobs.store.sites import WrongSite, get_baseline, set_baseline, site_history
 from jobs.system import Conflict
 
 from ..origins import SITE_RULE, parse_origin
@@ -115,11 +115,9 @@ async def _diff(service: Service, run_id: str, query: DiffQuery) -> Response:
     for compared in (run, other):
         if compared.status != "completed":
             raise Conflict(f"run {compared.id} is {compared.status}; only completed runs are compared")
-    diff = diff_items(
-        await in_thread(all_findings, jobs.store, run.id),
-        await in_thread(all_findings, jobs.store, other.id),
-    )
+    # One read of each run serves both comparisons: by finding and by problem.
     current, earlier = await whole_result(jobs, run.id), await whole_result(jobs, other.id)
+    diff = diff_items(current.findings, earlier.findings)
     problems = None if lacks_problems(earlier) else ProblemDiff.of(compare_problems(current, earlier))
     body = RunDiff(run=run.id, against=other.id, counts=DiffCounts(**diff.counts()),
                    new=diff.new, fixed=diff.fixed, unchanged=diff.unchanged, problems=problems)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -76,15 +75,3 @@ def site_history(store: Store, site: str, *, limit: int = 50) -> list[Run]:
     with read_transaction(store.engine) as conn:
         newest_first = [Run(**row._mapping) for row in conn.execute(query)]
     return newest_first[::-1]
-
-
-def all_findings(store: Store, run_id: str) -> list[dict[str, Any]]:
-    """Every finding of a run, as its result lists them (ids ``f1``, ``f2``, ... in result
-    order). ``NotFound`` without such a run."""
-    found: list[dict[str, Any]] = []
-    while window := store.findings(run_id, "finding", offset=len(found), limit=MAX_LIMIT):
-        first = len(found) + 1
-        found.extend({**item.data, "id": f"f{first + n}"} for n, item in enumerate(window))
-        if len(window) < MAX_LIMIT:
-            break
-    return found
