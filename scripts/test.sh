@@ -36,11 +36,22 @@ bash scripts/install.sh --tests
 # over a run. The caches land in __pycache__/, which git ignores.
 unset PYTHONDONTWRITEBYTECODE
 
+# Tests run in worker processes, one more than the machine has cores: a test spends most of
+# its time waiting on a browser, a server or a timer, so one worker per core leaves the cores
+# idle half the time. worksteal hands a worker that has run out of tests some of another's,
+# so one slow file does not keep the others waiting at the end. A11Y_TEST_WORKERS overrides
+# the count (0 runs everything in this process, as a plain `pytest` does).
+workers="${A11Y_TEST_WORKERS:-$(( $(nproc) + 1 ))}"
+[[ "$workers" =~ ^[0-9]+$ ]] \
+    || { echo "test.sh: A11Y_TEST_WORKERS takes a whole number of workers, 0 or more" >&2; exit 2; }
+parallel=()
+[ "$workers" -gt 0 ] && parallel=(-n "$workers" --dist worksteal)
+
 run_once() {  # run_once LOG: one pytest run, its output shown and kept in LOG; returns pytest's code
     local rc=0
     # -rfE lists failures and errors in the short summary, one line each: what --repeat collects.
     set +e
-    .venv/bin/python -m pytest -q -rfE --durations=15 ${args[@]+"${args[@]}"} 2>&1 | tee "$1"
+    .venv/bin/python -m pytest -q -rfE --durations=15 ${parallel[@]+"${parallel[@]}"} ${args[@]+"${args[@]}"} 2>&1 | tee "$1"
     rc="${PIPESTATUS[0]}"
     set -e
     if [ "$rc" -eq 5 ]; then

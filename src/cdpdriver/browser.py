@@ -266,8 +266,14 @@ async def _first_answer(browser: Browser, process: BrowserProcess | None, timeou
     try:
         await browser._read_version(timeout)
     except CDPError as exc:
-        if process is not None and process.process.poll() is not None:
-            raise BrowserLaunchError(process.exit_message()) from exc
+        if process is not None:
+            # A closed pipe or socket is usually the process ending: the end of the stream can
+            # be read before the exit is, so give the exit a moment to arrive and be named.
+            if isinstance(exc, BrowserClosed):
+                with trio.move_on_after(2):
+                    await process.process.wait()
+            if process.process.poll() is not None:
+                raise BrowserLaunchError(process.exit_message()) from exc
         raise BrowserLaunchError(f"browser did not answer: {exc}") from exc
 
 

@@ -82,13 +82,14 @@ def _postgres_processes(data_dir: str) -> list[int]:
     return found
 
 
+@pytest.mark.parametrize("workers", [[], ["-n", "1"]], ids=["one-process", "xdist-worker"])
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
-def test_a_killed_test_run_leaves_no_server_behind(tmp_path, how):
+def test_a_killed_test_run_leaves_no_server_behind(tmp_path, how, workers):
     (tmp_path / "test_holder.py").write_text(HOLDER)
     pids_file = tmp_path / "pids.json"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "A11Y_HOLDER_PIDS": str(pids_file)}
     run = subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:a11y", str(tmp_path)],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:a11y", *workers, str(tmp_path)],
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )
     try:
