@@ -19,8 +19,10 @@ element to review.
 A page with no listener for key or focus events anywhere (window, document, any element,
 inline handlers included) cannot hold focus, so the walk is skipped there: the rule applies
 and passes. Inside a frame focus is followed as far as the frame element only, and a walk
-still inside a frame when its presses run out decides nothing. Cost: one key press and one
-read of about 30 ms per focusable element on pages that listen for key or focus events.
+still inside a frame when its presses run out decides nothing. Cost, on pages that listen
+for key or focus events: a key press and a read per focusable element (120 at most). The read
+waits 30 ms for the page's timers only when one may run by then (the readiness tracker's
+wake-ups): about 35 ms a press on a page with timers, 8 ms on one without.
 A trap is shot while focus is still held in it (:meth:`Probe.state_shot
 <audit.interactive.probe.Probe.state_shot>`), when the run takes screenshots.
 """
@@ -82,7 +84,10 @@ class _Walk:
     async def press(self, combo: str) -> dict[str, Any] | None:
         await self.probe.press(combo)
         self.presses += 1
-        return await self.probe.call(load_script(__package__, "focus_after"), TIMER_WAIT_MS)
+        # The wait for the page's timers is only needed when one may run: a handler that moves
+        # focus back later schedules it during the press, so the wake-ups already show it.
+        wait = TIMER_WAIT_MS if await self.probe.may_wake(TIMER_WAIT_MS) else 0
+        return await self.probe.call(load_script(__package__, "focus_after"), wait)
 
     async def leaves(self, combo: str, cycle: set[int], limit: int, follow: int) -> bool:
         """Whether pressing ``combo`` (up to ``limit`` times) gets focus out of ``cycle`` for

@@ -142,10 +142,7 @@ async def _may_change_by_itself(probe: Probe, stirring: list[str], horizon_ms: i
     scheduled or opened (the tracker's wake-ups, ``audit/js/readiness_tracker.js``). Only a
     page where neither finds anything skips the text watch, the check's one long wait; a page
     without the tracker is watched."""
-    if stirring:
-        return True
-    wakes = await probe.main_world(f"(globalThis[Symbol.for('a11y.wakes')] || (() => null))({horizon_ms})")
-    return not isinstance(wakes, list) or bool(wakes)
+    return bool(stirring) or await probe.may_wake(horizon_ms)
 
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:

@@ -184,6 +184,7 @@ async def interact(
         return report
     opened_before = await _popups(page)
     ordered = sorted(checks, key=lambda c: c.cost != "low")
+    spent: dict[str, float] = {}  # seconds per check, logged at debug level as the phases are
     for index, check in enumerate(ordered):
         if probe.navigated:
             report.info.skipped += [
@@ -197,12 +198,15 @@ async def interact(
                 for c in ordered[index:]
             ]
             break
+        started = trio.current_time()
         skip = await _run_one(probe, check, outcomes)
+        spent[check.rule_id] = round(trio.current_time() - started, 4)
         if skip is None:
             report.info.ran.append(check.rule_id)
         else:
             report.info.skipped.append(skip)
     await _tidy(probe, opened_before)
+    log.debug("interactive checks on %s: %s", url, spent)
     report.info.blocked_submissions = await _blocked_submissions(probe)
     report.results = results_of(outcomes)
     report.state_shots = state_shots_of(outcomes)

@@ -31,7 +31,7 @@ from cdpdriver import (
     isolated_world,
 )
 from cdpdriver.evaluation import unwrap_evaluation
-from cdpdriver.keys import press, press_events
+from cdpdriver.keys import press_events
 from cdpdriver.protocol import dom, dom_debugger, emulation, runtime
 from cdpdriver.scripts import call_expression, load_script
 
@@ -165,6 +165,17 @@ class Probe:
         return await evaluate(
             self.page.session, expression, await_promise=True, timeout=self._timeout()
         )
+
+    async def may_wake(self, horizon_ms: int) -> bool:
+        """Whether a script of the page's own may run within ``horizon_ms`` by itself: a
+        timeout due, an interval, an animation-frame or idle callback, a request, a message,
+        a socket or worker it opened (the readiness tracker's wake-ups,
+        ``audit/js/readiness_tracker.js``). A page without the tracker may: the answer errs
+        towards waiting."""
+        wakes = await self.main_world(
+            f"(globalThis[Symbol.for('a11y.wakes')] || (() => null))({int(horizon_ms)})"
+        )
+        return not isinstance(wakes, list) or bool(wakes)
 
     async def resource(self, url: str, limit: int = RESOURCE_LIMIT) -> bytes | None:
         """The bytes of a resource the top document already loaded (an image, a script), from
@@ -428,9 +439,10 @@ class Probe:
     # ------------------------------------------------------------------ input
 
     async def press(self, combo: str) -> None:
-        """A real key press (``Tab``, ``Shift+Tab``, ``Escape``, ``a``)."""
-        with trio.fail_after(self._timeout()):
-            await press(self.page.session, combo)
+        """A real key press (``Tab``, ``Shift+Tab``, ``Escape``, ``a``), its events written in
+        one batch (:meth:`press_each`): the page sees the same events in the same order, for
+        one round trip instead of one per event."""
+        await self.press_each([combo])
 
     async def press_each(self, combos: Iterable[str]) -> None:
         """Real key presses, one combo after another, as :meth:`press` makes them but written

@@ -25,6 +25,11 @@ DIALOG = (
 async def test_keyboard_trap(browser, site):
     results = await audit_pages(browser, site, "interactive/trap", {
         "fail": page(f"<main>{LINKS}{TRAP}{LINKS}</main>"),
+        # The same trap from an animation frame: the read waits for it though no timeout is due.
+        "fail-frame": page(
+            f"<main>{LINKS}<button id=\"held\" onblur=\"requestAnimationFrame(() => this.focus())\">"
+            f"Pick a date</button>{LINKS}</main>"
+        ),
         # Focus cycles inside the dialog, but its Close button lets a keyboard user out.
         "pass-dialog": page(f"<main>{LINKS}{DIALOG}</main>"),
         # Listens for focus, but only to style: nothing holds focus.
@@ -38,6 +43,8 @@ async def test_keyboard_trap(browser, site):
     assert "Keyboard trap: after Tab" in (finding.failure_summary or "") and "Pick a date" in finding.failure_summary
     assert RULE in results["fail"].pages[0].interaction.ran
     assert finding.help == "docs/interactive-checks.md#a11y-keyboard-trap"
+    [framed] = outcome(results["fail-frame"], RULE).findings
+    assert framed.selector == "#held"
     for name in ("pass", "pass-dialog"):
         passed = outcome(results[name], RULE)
         assert passed.clean and passed.tested, name
