@@ -31,7 +31,7 @@ from cdpdriver import (
     isolated_world,
 )
 from cdpdriver.evaluation import unwrap_evaluation
-from cdpdriver.keys import press_events
+from cdpdriver.keys import press, press_events
 from cdpdriver.protocol import dom, dom_debugger, emulation, runtime
 from cdpdriver.scripts import call_expression, load_script
 
@@ -439,10 +439,9 @@ class Probe:
     # ------------------------------------------------------------------ input
 
     async def press(self, combo: str) -> None:
-        """A real key press (``Tab``, ``Shift+Tab``, ``Escape``, ``a``), its events written in
-        one batch (:meth:`press_each`): the page sees the same events in the same order, for
-        one round trip instead of one per event."""
-        await self.press_each([combo])
+        """A real key press (``Tab``, ``Shift+Tab``, ``Escape``, ``a``)."""
+        with trio.fail_after(self._timeout()):
+            await press(self.page.session, combo)
 
     async def press_each(self, combos: Iterable[str]) -> None:
         """Real key presses, one combo after another, as :meth:`press` makes them but written

@@ -184,6 +184,9 @@ async def test_a_trap_and_revealed_content_are_shot_while_they_hold(page, site):
     assert report.state_shots[("a11y-keyboard-trap", "#held")].state == "focus held in the cycle"
     # The logo is hidden once the menu is put back (its element shot would be skipped): shot open.
     logo = report.state_shots[("image-alt", "#logo")]
-    assert logo.state == 'after pressing Enter on button#toggle ("Menu")'
+    # Enter, or the click the check falls back to: the trap's button takes focus back 10 ms
+    # after losing it, and on a busy machine that can come between focusing the toggle and
+    # the Enter, which then lands on the trap's button and leaves the menu shut.
+    assert logo.state in {'after pressing Enter on button#toggle ("Menu")', 'after clicking button#toggle ("Menu")'}
     assert min(_css(logo)) >= 40 + POLICY.margin  # the 40 px logo and its context (cut at the page's edge)
     assert await page.evaluate("document.getElementById('menu').hidden") is True
