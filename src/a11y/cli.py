@@ -132,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .mcp_http import add_context_options  # standard library only: --help stays fast
 
     add_context_options(mcp)
+    from .mcp_guard import add_guard_options  # standard library only, as above
+
+    add_guard_options(mcp)
     mcp.set_defaults(handler="a11y.mcp_server:run")
 
     _add_token_commands(sub)

@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from tools import catalog as tool_catalog
 from tools.server_config import ServerConfig
 
-from . import __version__
+from . import __version__, mcp_guard
 from .mcp_http import client_of, lists_context_argument
-from .result_budget import dumps, fit, text_for
+from .result_budget import dumps, text_for
 
 if TYPE_CHECKING:
     import mcp_types as types
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from starlette.types import ASGIApp
 
     from tools.contexts import ContextPool
+    from tools.guard.policy import GuardConfig
     from tools.registry import Outcome
 
     from .mcp_early import ServerFacts
@@ -64,6 +65,7 @@ for the element to be ready (visible, stable, enabled as the action needs).
 - References: accessibility_snapshot and page_inspect give controls a ref (e12), usable wherever a \
 selector is, until the element leaves the page or the tab navigates (then stale_reference: snapshot \
 again). Their max_chars bounds the result; a truncated one gives next_offset to pass as offset.
+- Deltas: both answer with a snapshot_id; since ("last" or an id) returns only what changed (unchanged: true, or added/removed/changed/moved nodes by ref, focus, and ancestors placing them), or a full one with document_changed after navigation. Tools that change the page take snapshot ("delta" or "full") and return it after the action. Screenshots take if_changed (true, or a fraction of pixels): {changed: false} and no image when nothing visible changed.
 - Downloads are saved under the output directory; element_click and page_navigate list them.
 - Units: times and timeout_ms in milliseconds, x/y and sizes in CSS pixels of the viewport, \
 bytes for data. A limit or max_* of 0 means no limit.
@@ -107,6 +109,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         init_scripts=scripts,
         namespaces=namespaces,
         tools=tools,
+        guard=mcp_guard.guard_from_args(args),
         **({"max_result_chars": args.max_result_size} if args.max_result_size else {}),
         **_context_limits(args),
     )
@@ -199,8 +202,9 @@ def _build(config: ServerConfig, tools_loaded: trio.Event | None, *,
 
     @asynccontextmanager
     async def lifespan(_: Server[_LazyContexts]) -> AsyncIterator[_LazyContexts]:
-        async with contexts.running():
-            yield contexts
+        with mcp_guard.redacting_logs(config.guard):
+            async with contexts.running():
+                yield contexts
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listing(shared and lists_context_argument(ctx)))
@@ -217,12 +221,19 @@ def _build(config: ServerConfig, tools_loaded: trio.Event | None, *,
             if handle is not None and not isinstance(handle, str):
                 raise ToolError("invalid_arguments", "context: give the handle browser_launch returned, a string")
             async with pool.use(client=client_of(ctx), handle=handle, opens=params.name in OPENS_CONTEXT) as session:
-                outcome = await call(session, params.name, args)
+                if config.guard is None:
+                    outcome = await call(session, params.name, args)
+                else:  # the guard rails: a11y.mcp_guard
+                    args = mcp_guard.strip_markers(args, config.guard)
+                    guarded = await mcp_guard.guarded_call(session, ctx, params, params.name, args, config.guard)
+                    if not isinstance(guarded, Outcome):
+                        return guarded  # type: ignore[return-value]  # input_required: questions first
+                    outcome = guarded
         except ToolError as error:  # no such context, or no room for another
             outcome = Outcome(params.name, False, error.body(), 0.0, args)
-        return _result(outcome, config.max_result_chars)
+        return _result(outcome, config.max_result_chars, config.guard)
 
-    instructions = INSTRUCTIONS
+    instructions = INSTRUCTIONS + mcp_guard.instructions(config.guard)
     if shared:
         instructions += HTTP_INSTRUCTIONS.format(idle=config.context_idle_timeout, limit=config.max_contexts)
     server = Server(
@@ -236,13 +247,13 @@ def _build(config: ServerConfig, tools_loaded: trio.Event | None, *,
     return server, contexts
 
 
-def _result(outcome: Outcome, max_chars: int) -> types.CallToolResult:
+def _result(outcome: Outcome, max_chars: int, guard: GuardConfig | None = None) -> types.CallToolResult:
     """The data as structured content, within the result budget, and as text (the JSON when
     small, a note and a preview when large: :mod:`a11y.result_budget`); pictures as image
     blocks after it."""
     import mcp_types as types
 
-    data, original_size = fit(outcome.data, max_chars)
+    data, original_size = mcp_guard.shaped_data(outcome.data, outcome.tool, guard, max_chars)
     text = dumps(data)
     images = [types.ImageContent(type="image", data=image.base64(), mime_type=image.mime_type)
               for image in outcome.images]
@@ -259,7 +270,7 @@ def server_facts(config: ServerConfig) -> ServerFacts:
     """What the stdio server answers before the SDK is in, for this configuration."""
     from .mcp_early import ServerFacts
 
-    return ServerFacts("a11y", __version__, INSTRUCTIONS,
+    return ServerFacts("a11y", __version__, INSTRUCTIONS + mcp_guard.instructions(config.guard),
                        lambda: [t.entry() for t in tool_catalog.listed(config.namespaces, config.tools)])
 
 
@@ -344,7 +355,11 @@ def run(args: argparse.Namespace) -> int:
         data = tool_catalog.catalog(tool_catalog.listed(*exposed))
         sys.stdout.write(json.dumps(data, indent=2) + "\n")  # stdout-ok: --list-tools is not the MCP stream
         return 0
-    config = config_from_args(args)
+    try:
+        config = config_from_args(args)
+    except ValueError as exc:  # a bad guard-rail flag (an origin pattern, the secrets file)
+        sys.stderr.write(f"a11y mcp: {exc}\n")
+        return 2
     import trio
 
     try:

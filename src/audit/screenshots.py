@@ -7,11 +7,12 @@ nothing it does can change what those saw; and it leaves the page as it found it
 outline removed, the window scrolled back).
 
 What a shot is: the element's border box plus :attr:`ScreenshotPolicy.margin` CSS pixels of
-context on each side, clamped to the visible viewport after the element was scrolled into
-its centre, with the element outlined by an overlay drawn for the shot (a fixed-position box
-in the top document, above the page). Its size in pixels is that clip times the device scale
-factor. PNG keeps text crisp; a shot whose PNG is larger than ``png_limit`` (a photo) is taken
-again as JPEG. The thumbnail is the viewport at the top of the page, as a small JPEG.
+context on each side, outlined, at the device scale factor; PNG keeps text crisp, and a shot
+whose PNG is over ``png_limit`` (a photo) is JPEG. The thumbnail is the viewport at the top of
+the page, as a small JPEG. All of them are cut from one capture of the page at its top where
+they fit (:mod:`.shot_batch`, :mod:`.shot_crops`: the regions, the 16,384 px limit, the cost);
+an element a scrolling ancestor hides in part is shot alone, scrolled into the viewport's
+centre and outlined by an overlay drawn in the page (``_Camera.element``).
 
 Bounds: one shot per problem per page (:mod:`audit.problems`: the items of one rule on one
 component show the same defect, so a second shot of it on the same page shows nothing new),
@@ -48,10 +49,9 @@ import base64
 import logging
 import math
 import re
-import struct
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import trio
@@ -62,6 +62,8 @@ from cdpdriver.scripts import call_expression, load_script
 
 from .models import Finding, NeedsReviewItem
 from .problems.build import EXAMPLES as PROBLEM_EXAMPLES
+from .shot_batch import Together, shoot_together
+from .shot_crops import Encoded, Encoding, clip_box, image_size
 from .urls import without_credentials
 
 log = logging.getLogger(__name__)
@@ -77,6 +79,9 @@ StateKey = tuple[str, str]
 ARTIFACT_NAME = re.compile(r"(?:shot-\d{1,6}-\d{1,6}\.(?:png|jpg)|thumb-\d{1,6}\.jpg)")
 _EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg"}
 _SKIPPED_KEPT = 50
+_BUDGET = "the run's byte budget is spent"
+#: The thumbnail's key among the shots taken one by one.
+_THUMBNAIL = -1
 
 
 @dataclass(frozen=True)
@@ -157,6 +162,9 @@ class PageShots:
     thumbnail: Shot | None = None
     shots: list[Shot] = field(default_factory=list)
     skipped: list[dict[str, str]] = field(default_factory=list)
+    #: ``Page.captureScreenshot`` calls it took: 1 when the thumbnail and every element fit
+    #: one capture (:mod:`.shot_batch`), one more per element shot one by one.
+    captures: int = 0
 
     @property
     def size(self) -> int:
@@ -213,15 +221,18 @@ class RunScreenshots:
         thumbnail, at the first). An item with a shot in ``states`` (by rule and selector,
         from the interaction phase) gets that one instead of a shot of the page now."""
         shots = self.pages.setdefault(page_url, PageShots(page_url=page_url))
+        chosen = list(self._chosen(findings, needs_review))
         if self.remaining <= 0:
-            shots.skipped.extend(_skip(kind, item, "the run's byte budget is spent")
-                                 for kind, item in self._chosen(findings, needs_review))
+            shots.skipped.extend(_skip(kind, item, _BUDGET) for kind, item in chosen)
             return shots
         camera = _Camera(page, self.policy)
+        states = states or {}
+        live = [n for n, (_, item) in enumerate(chosen) if (item.rule_id, item.selector) not in states]
+        together, alone = Together(), {}
         with trio.move_on_after(self.policy.timeout) as scope:
             try:
                 await camera.start()
-                await self._shoot_page(camera, shots, findings, needs_review, states or {})
+                await self._shoot_page(camera, shots, chosen, live, together, alone)
             except (CDPError, JavaScriptError) as exc:
                 log.info("screenshots of %s stopped: %s", without_credentials(page_url), exc)
             finally:
@@ -230,32 +241,71 @@ class RunScreenshots:
         if scope.cancelled_caught:
             log.info("screenshots of %s: time limit of %g s reached",
                      without_credentials(page_url), self.policy.timeout)
+        shots.captures += camera.captures
+        self._settle(shots, chosen, states, {n: i for i, n in enumerate(live)}, together, alone)
         return shots
 
     async def _shoot_page(
-        self, camera: _Camera, shots: PageShots, findings: Sequence[Finding],
-        needs_review: Sequence[NeedsReviewItem], states: Mapping[StateKey, StateShot],
+        self, camera: _Camera, shots: PageShots, chosen: Sequence[tuple[ShotKind, Finding | NeedsReviewItem]],
+        live: Sequence[int], together: Together, alone: dict[int, tuple[Shot | None, str]],
     ) -> None:
-        if shots.thumbnail is None:
-            thumbnail = await camera.thumbnail(shots.page_url)
-            if thumbnail is not None and self._affords(thumbnail):
-                shots.thumbnail = thumbnail
-        for kind, item in self._chosen(findings, needs_review):
-            if self.remaining <= 0:
-                shots.skipped.append(_skip(kind, item, "the run's byte budget is spent"))
-                continue
-            state = states.get((item.rule_id, item.selector))
+        """The thumbnail and the ``live`` items' shots (those without a state shot): cut from
+        shared captures (:mod:`.shot_batch`), or one by one where those cannot show them."""
+        want_thumbnail = shots.thumbnail is None
+        if not live and not want_thumbnail:
+            return
+        await shoot_together(
+            camera, [chosen[n][1].selector for n in live],
+            thumbnail_width=self.policy.thumbnail_width if want_thumbnail else 0,
+            margin=self.policy.margin, encoding=self._encoding, into=together,
+        )
+        if want_thumbnail and together.thumbnail_alone:
+            alone[_THUMBNAIL] = (await camera.thumbnail(shots.page_url), "")
+        for at in together.alone:
+            kind, item = chosen[live[at]]
+            alone[live[at]] = await camera.element(kind, item, 0)
+
+    @property
+    def _encoding(self) -> Encoding:
+        policy = self.policy
+        return Encoding(policy.png_limit, policy.quality, policy.thumbnail_quality)
+
+    def _settle(
+        self, shots: PageShots, chosen: Sequence[tuple[ShotKind, Finding | NeedsReviewItem]],
+        states: Mapping[StateKey, StateShot], position: Mapping[int, int], together: Together,
+        alone: Mapping[int, tuple[Shot | None, str]],
+    ) -> None:
+        """What the page's shots came to, in the order of ``chosen`` (thumbnail first): kept
+        while the byte budget lasts, skipped with the reason otherwise. An item the page's
+        time ran out before is neither."""
+        thumbnail = alone.get(_THUMBNAIL, (None, ""))[0]
+        if together.thumbnail is not None:
+            thumbnail = _made("thumbnail", shots.page_url, together.thumbnail, together.thumbnail_scale)
+        if shots.thumbnail is None and thumbnail is not None and self._affords(thumbnail):
+            shots.thumbnail = thumbnail
+        for n, (kind, item) in enumerate(chosen):
+            if self.problem_shots[_problem_key(item)] >= self.policy.per_problem:
+                continue  # its problem was shot as a finding on this page, and now has enough
+            state, at = states.get((item.rule_id, item.selector)), position.get(n)
             if state is not None:
-                shot, reason = _state_shot(kind, item, state, len(shots.shots) + 1), ""
+                shot, reason = _state_shot(kind, item, state, 0), ""
+            elif at in together.shots:
+                shot, reason = _made(kind, item.page_url, together.shots[at], together.scale, item), ""
+            elif at in together.skipped:
+                shot, reason = None, together.skipped[at]
+            elif n in alone:
+                shot, reason = alone[n]
             else:
-                shot, reason = await camera.element(kind, item, len(shots.shots) + 1)
-            if shot is None:
+                continue
+            if self.remaining <= 0:
+                shots.skipped.append(_skip(kind, item, _BUDGET))
+            elif shot is None:
                 shots.skipped.append(_skip(kind, item, reason))
             elif not self._affords(shot):
-                shots.skipped.append(_skip(kind, item, "the run's byte budget is spent"))
+                shots.skipped.append(_skip(kind, item, _BUDGET))
                 self.spent = self.policy.max_bytes  # the next ones would not fit either
             else:
-                shots.shots.append(shot)
+                shots.shots.append(replace(shot, number=len(shots.shots) + 1))
                 self.problem_shots[_problem_key(item)] += 1
 
     def _chosen(
@@ -263,7 +313,8 @@ class RunScreenshots:
     ) -> Iterator[tuple[ShotKind, Finding | NeedsReviewItem]]:
         """The items to shoot: findings, then needs-review items; of each, the first item of
         every problem not shot ``per_problem`` times yet, ``per_rule`` of each rule at most.
-        Lazy: a shot taken while iterating counts for the items after it."""
+        (A problem of both lists that a finding's shot brings to ``per_problem`` is dropped
+        from the needs-review items by :meth:`_settle`.)"""
         groups: tuple[tuple[ShotKind, Sequence[Finding | NeedsReviewItem]], ...] = (
             ("finding", findings), ("review", needs_review),
         )
@@ -292,6 +343,12 @@ def _problem_key(item: Finding | NeedsReviewItem) -> str:
     return item.problem or f"{item.rule_id} {item.page_url} {item.selector}"
 
 
+def _made(kind: ShotKind, page_url: str, image: Encoded, scale: float,
+          item: Finding | NeedsReviewItem | None = None) -> Shot:
+    return Shot(kind, page_url, image.media_type, image.data, image.width, image.height,
+                scale=scale, item=item)
+
+
 def _state_shot(kind: ShotKind, item: Finding | NeedsReviewItem, state: StateShot, number: int) -> Shot:
     return Shot(kind, item.page_url, state.media_type, state.data, state.width, state.height,
                 scale=state.scale, item=item, number=number, state=state.state)
@@ -302,19 +359,6 @@ def _skip(kind: str, item: Finding | NeedsReviewItem, reason: str) -> dict[str, 
             "reason": reason}
 
 
-def clip_box(box: Mapping[str, float], view: Mapping[str, float], margin: float) -> dict[str, int] | None:
-    """The clip of a shot in the top document's CSS pixels: ``box`` grown by ``margin`` on each
-    side, to whole pixels, and cut to the visible ``view`` (which also keeps it on the page);
-    None when nothing of it is visible."""
-    left = max(math.floor(box["x"] - margin), math.ceil(view["scrollX"]), 0)
-    top = max(math.floor(box["y"] - margin), math.ceil(view["scrollY"]), 0)
-    right = min(math.ceil(box["x"] + box["width"] + margin), math.floor(view["scrollX"] + view["width"]))
-    bottom = min(math.ceil(box["y"] + box["height"] + margin), math.floor(view["scrollY"] + view["height"]))
-    if right <= left or bottom <= top:
-        return None
-    return {"x": left, "y": top, "width": right - left, "height": bottom - top}
-
-
 class _Camera:
     """The CDP half: an isolated world holding the page-side helpers (``js/evidence_shots.js``
     on the LLM evidence's resolver), and ``Page.captureScreenshot`` of clips."""
@@ -323,6 +367,8 @@ class _Camera:
         self.page = page
         self.policy = policy
         self.world: int | None = None
+        #: ``Page.captureScreenshot`` calls made.
+        self.captures = 0
 
     async def start(self) -> None:
         self.world = await self.page.isolated_world(name=WORLD)
@@ -341,6 +387,23 @@ class _Camera:
                 await self._call("clear")
             except (CDPError, JavaScriptError) as exc:
                 log.debug("could not clear the screenshot outline: %s", exc)
+
+    async def boxes(self, selectors: list[str]) -> dict[str, Any]:
+        """The page scrolled to its top, and each selector's box as it lies (:mod:`.shot_batch`)."""
+        return await self._call("boxes", selectors)
+
+    async def region(self, clip: dict[str, int]) -> bytes:
+        """A PNG of ``clip`` (CSS px of the document) as the page lies, beyond the viewport,
+        encoded for speed: it is cut up (:mod:`.shot_crops`), never kept."""
+        self.captures += 1
+        data = await self.page.session.execute(
+            page_domain.capture_screenshot(
+                format="png", clip=page_domain.Viewport(scale=1.0, **clip),
+                capture_beyond_viewport=True, optimize_for_speed=True,
+            ),
+            timeout=15,
+        )
+        return base64.b64decode(data)
 
     async def thumbnail(self, page_url: str) -> Shot | None:
         view = await self._call("top")
@@ -400,6 +463,7 @@ class _Camera:
         return "image/png", data
 
     async def _capture(self, clip: Mapping[str, float], fmt: str, quality: int | None, scale: float) -> bytes:
+        self.captures += 1
         data = await self.page.session.execute(
             page_domain.capture_screenshot(
                 format=fmt,  # type: ignore[arg-type]
@@ -436,26 +500,6 @@ class StateCamera:
         finally:
             with trio.move_on_after(2, shield=True):
                 await self._camera.clear()
-
-
-def image_size(data: bytes) -> tuple[int, int]:
-    """(width, height) in pixels of a PNG or baseline/progressive JPEG; (0, 0) otherwise."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        width, height = struct.unpack(">II", data[16:24])
-        return int(width), int(height)
-    if data[:2] != b"\xff\xd8":
-        return 0, 0
-    at = 2
-    while at + 9 < len(data):
-        if data[at] != 0xFF:
-            return 0, 0
-        marker = data[at + 1]
-        length = struct.unpack(">H", data[at + 2:at + 4])[0]
-        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
-            height, width = struct.unpack(">HH", data[at + 5:at + 9])
-            return int(width), int(height)
-        at += 2 + length
-    return 0, 0
 
 
 # --------------------------------------------------------------------------- back to items

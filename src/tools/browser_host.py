@@ -12,14 +12,19 @@ the session whose frame began it (:class:`tools.downloads.DownloadRouter`).
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import trio
 
 from cdpdriver import Browser, CDPError, LaunchOptions, connect, launch
 
 from .downloads import DownloadOwner, DownloadRouter
+from .guard.requests import BrowserGuard
+from .guard.tabs import launch_args
 from .server_config import ServerConfig
+
+if TYPE_CHECKING:
+    from .guard.calls import CallGuard
 
 log = logging.getLogger("tools")
 SETUP_TIMEOUT = 10.0
@@ -30,6 +35,7 @@ class HostedSession(DownloadOwner, Protocol):
     """What the host needs of a tool session that works in its browser."""
 
     context_id: str | None
+    guard: CallGuard | None  # its share of the guard rails (tools.guard)
 
     def claim_popup(self, opener_id: str, target_id: str) -> bool:
         """True (and the page is expected) when ``opener_id`` is one of the session's tabs."""
@@ -59,6 +65,18 @@ class BrowserHost:
         self._stop = trio.Event()
         self._stopped = trio.Event()
         self._starting = trio.Lock()
+        #: The guard rails of the running browser (tools.guard.requests), when the server has any.
+        self.browser_guard: BrowserGuard | None = None
+
+    @property
+    def guards_contexts(self) -> bool:
+        """True when every session must work in a context of its own, made through the guard's proxy."""
+        return self.config.guard is not None and self.config.guard.origins_ruled
+
+    async def create_context(self, browser: Browser) -> str:
+        """A browser context for a session; under origin rules its connections go through the proxy."""
+        options = self.browser_guard.context_options() if self.browser_guard is not None else {}
+        return await browser.create_context(**options)
 
     @property
     def launched(self) -> bool:
@@ -117,10 +135,14 @@ class BrowserHost:
             else:
                 manager = launch(LaunchOptions(
                     headless=self.headless, extensions=self.config.extensions,
-                    timeout=self.config.launch_timeout,
+                    timeout=self.config.launch_timeout, args=launch_args(self.config.guard),
                 ))
             async with manager as browser:
                 async with trio.open_nursery() as watchers:
+                    if self.config.guard is not None and self.config.guard.intercepts:
+                        guard = BrowserGuard(self.config.guard, lambda: self._sessions)
+                        await watchers.start(guard.run, browser)
+                        self.browser_guard = guard
                     await watchers.start(self._downloads.watch, browser)
                     await watchers.start(self._watch_popups, browser)
                     task_status.started(browser)
@@ -134,6 +156,7 @@ class BrowserHost:
                             if session.owns_context() and session.context_id:
                                 disposals.start_soon(browser.dispose_context, session.context_id)
         finally:
+            self.browser_guard = None
             for session in list(self._sessions):
                 session.forget_browser()
             self._sessions.clear()

@@ -93,6 +93,8 @@ class Downloads:
         self._count = 0
         self._changed = trio.Event()
         self._context_id: str | None = None
+        #: Told of each download as it begins (``--confirm-actions``: tools.guard.confirm).
+        self.gate: Callable[[Download], None] | None = None
 
     @property
     def changed(self) -> trio.Event:
@@ -143,6 +145,8 @@ class Downloads:
         guid = str(params.get("guid", ""))
         self._begun[guid] = Download(guid, str(params.get("url", "")), str(params.get("suggestedFilename", "")))
         self._count += 1
+        if self.gate is not None:
+            self.gate(self._begun[guid])
         while len(self._begun) > KEPT:
             self._begun.popitem(last=False)
 

@@ -10,9 +10,9 @@ returned. Video and screencast frames are files by nature and do not come here.
 from __future__ import annotations
 
 import struct
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_serializer
 
 from .models import ToolImage, ToolOutput
 
@@ -24,11 +24,24 @@ ImageDelivery = Literal["base64", "file"]
 
 
 class ImageOutput(ToolOutput):
+    """The picture's facts; with ``if_changed`` and nothing visible changed, only ``changed: false``
+    (and ``difference``): no image, no file (``tools.image_change``)."""
+
     path: str | None = Field(default=None, description="The saved file (format file); else the image is in the result")
-    mime_type: str
-    width: int = Field(description="Pixels")
-    height: int = Field(description="Pixels")
-    size: int = Field(description="Bytes")
+    mime_type: str | None = None
+    width: int | None = Field(default=None, description="Pixels")
+    height: int | None = Field(default=None, description="Pixels")
+    size: int | None = Field(default=None, description="Bytes")
+    changed: bool | None = Field(default=None, exclude_if=lambda v: v is None, description=(
+        "With if_changed: false when no more than that fraction of pixels changed since the last image "
+        "returned (then no image)"))
+    difference: float | None = Field(default=None, exclude_if=lambda v: v is None, description=(
+        "With if_changed: the fraction of pixels that changed since the last image returned"))
+
+    @model_serializer(mode="wrap")
+    def _compact(self, handler: Any):  # no return hint: the schema stays the model's
+        data = handler(self)
+        return {"changed": False, "difference": self.difference} if self.changed is False else data
 
 
 def image_size(data: bytes) -> tuple[int, int]:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from . import schema
+from . import action_snapshot, schema
 from .errors import ToolError, from_exception, invalid_arguments
 from .models import ToolImage, ToolOutput
 
@@ -46,7 +46,7 @@ class Tool:
 
     @cached_property
     def output_schema(self) -> dict[str, Any]:
-        return schema.output_schema(self.output_model)
+        return action_snapshot.output_schema(self.input_model, schema.output_schema(self.output_model))
 
 
 REGISTRY: dict[str, Tool] = {}
@@ -106,7 +106,8 @@ Observer = Callable[[Tool, dict[str, Any], Outcome], None]
 async def call(session: ToolSession, name: str, arguments: dict[str, Any] | None) -> Outcome:
     """Validate once, run the handler, shape the output; failures become error bodies.
 
-    Images a handler attached to its output travel beside the data, never inside it.
+    Images a handler attached to its output travel beside the data, never inside it. A tool
+    that changes the page adds the snapshot asked for after it (:mod:`tools.action_snapshot`).
     """
     started = time.perf_counter()
     args = dict(arguments or {})
@@ -119,12 +120,19 @@ async def call(session: ToolSession, name: str, arguments: dict[str, Any] | None
             parsed = spec.input_model.model_validate(args)
         except ValidationError as exc:
             raise invalid_arguments(exc, name) from None
+        if session.guard is not None:  # the guard rails (tools.guard.calls)
+            await session.guard.check(session, name, args)
+        watch = action_snapshot.watch(session, parsed)  # the tool changes the page, and a snapshot was asked
         result = await spec.handler(session, parsed)
         data = result.model_dump(mode="json")
+        if watch is not None:
+            data["snapshot"] = await watch.snapshot(session)
         images = result.images if isinstance(result, ToolOutput) else []
         ok = True
     except Exception as exc:  # every failure becomes a typed error result
         error = from_exception(exc)
+        if session.guard is not None:
+            error = session.guard.explain(session, error)
         if error.code == "internal_error":
             session.log.exception("tool %s failed", name)
         if error.code == "no_browser":

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .guard.policy import GuardConfig
+
 
 @dataclass
 class ServerConfig:
@@ -29,3 +31,5 @@ class ServerConfig:
     #: which a client's context is closed (``--max-contexts``, ``--context-idle-timeout``).
     max_contexts: int = 16
     context_idle_timeout: float = 600.0
+    #: The guard rails (``--allowed-origins``, ``--secrets``…: :mod:`tools.guard`); None: none.
+    guard: GuardConfig | None = None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
 
@@ -26,6 +26,10 @@ from .errors import ToolError
 from .registry import Observer, Outcome, Tool
 from .server_config import ServerConfig
 from .tab import Tab
+
+if TYPE_CHECKING:
+    from .guard.calls import CallGuard
+    from .guard.policy import GuardConfig
 
 log = logging.getLogger("tools")
 T = TypeVar("T")
@@ -61,12 +65,29 @@ class ToolSession:
         self.tab_setups: list[TabSetup] = []
         self._adopting: set[str] = set()  # popups being set up: their own popups are ours too
         self.downloads = Downloads(files if files is not None else config.output_dir.expanduser().resolve())
+        #: The guard rails' share of this session (tools.guard); None without any.
+        self.guard: CallGuard | None = None
+        if config.guard is not None:
+            self._guard_with(config.guard)
         self.call_lock = trio.Lock()
         #: Called once ``browser_quit`` closed a shared session's context: the session is over.
         self.on_quit: Callable[[], None] | None = None
         self.ended = False
         self._state: dict[str, Any] = {}
         self._starting = trio.Lock()
+
+    def _guard_with(self, rules: GuardConfig) -> None:
+        """Check calls, set up tabs and gate downloads by the guard rails (tools.guard)."""
+        from .guard.calls import CallGuard
+        from .guard.confirm import gate_downloads
+        from .guard.tabs import tab_setup
+
+        self.guard = CallGuard(rules)
+        setup = tab_setup(self, rules)
+        if setup is not None:
+            self.tab_setups.append(setup)
+        if rules.confirm_actions:
+            self.downloads.gate = gate_downloads(self)
 
     # -- exposure and observers ------------------------------------------------------
 
@@ -114,7 +135,8 @@ class ToolSession:
     async def _open_context(self, browser: Browser) -> None:
         """Work in ``browser`` from now on: in a context of our own when shared or isolated."""
         self.forget_browser()
-        context_id = await browser.create_context() if self.shared or self.config.isolated else None
+        own = self.shared or self.config.isolated or self.host.guards_contexts
+        context_id = await self.host.create_context(browser) if own else None
         self.browser, self.context_id, self._created_context = browser, context_id, context_id is not None
         self.host.register(self)
         try:

@@ -101,6 +101,7 @@ ROWS: list[tuple[str, Callable[[Target], Request], str]] = [
     ("GET /audits/<run_id>/events", lambda t: ("GET", f"/audits/{t.run}/events", None),                 "401 401 401 200 200 200 200 200 404 200"),
     ("GET /audits/<run_id>/diff", lambda t: ("GET", f"/audits/{t.run}/diff?against={t.run}", None),     "401 401 401 200 200 200 200 200 404 200"),
     ("GET /audits/<run_id>/problems", lambda t: ("GET", f"/audits/{t.run}/problems", None),             "401 401 401 200 200 200 200 200 404 200"),
+    ("GET /audits/<run_id>/findings", lambda t: ("GET", f"/audits/{t.run}/findings?group=problems", None), "401 401 401 200 200 200 200 200 404 200"),
     ("GET /audits/<run_id>/artifacts/<name>", lambda t: ("GET", f"/audits/{t.run}/artifacts/{THUMB}", None), "401 401 401 200 200 200 200 200 404 200"),
     ("GET /dashboard/audits/<run_id>/report", lambda t: ("GET", f"/dashboard/audits/{t.run}/report", None), "401 401 401 200 200 200 200 200 404 200"),
     ("GET /sites/<path:site>/baseline", lambda t: ("GET", f"/sites/{t.site_path}/baseline", None),      "401 401 401 200 200 200 200 200 404 200"),

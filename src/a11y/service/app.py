@@ -18,6 +18,7 @@ from .auth_api import register_auth_routes
 from .capacity import Capacity, usable_cpus
 from .config import ServiceConfig, log
 from .dashboard import register_dashboard_routes
+from .findings_api import register_findings_routes
 from .gate import AuditGate
 from .handlers import MAX_BODY_BYTES, Service, handle_audit
 from .jobs_api import register_jobs_routes
@@ -111,6 +112,7 @@ def create_app(config: ServiceConfig) -> QuartTrio:
     register_sites_routes(app, service)
     register_artifact_routes(app, service)
     register_problem_routes(app, service)
+    register_findings_routes(app, service)
     register_dashboard_routes(app, service)
     register_auth_routes(app, service)
 

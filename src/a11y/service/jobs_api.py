@@ -35,6 +35,7 @@ from . import sse
 from .auth import authorize, current_principal, require_scope, visible_run
 from .config import log
 from .evidence import baseline_changes, report_evidence, whole_result, with_screenshot_links
+from .finding_listing import ListingAsk, list_findings
 from .handlers import RequestLog, Service, admit_request, invalid_request
 from .jobs_schema import (
     MAX_QUERY_INT,
@@ -167,6 +168,11 @@ async def _get(service: Service, run_id: str, query: ResultQuery) -> Response:
         result["findingsPage"] = {
             "offset": query.offset, "limit": query.limit, "total": result["stats"]["totalFindings"],
         }
+        if query.group == "problems":  # the same window of the problem-ordered listing
+            ask = ListingAsk(grouped=True, offset=query.offset, limit=query.limit)
+            listing = await list_findings(jobs, run_id, ask)
+            result["findings"] = listing.findings
+            result["findingGroups"] = [group.ref().model_dump(mode="json") for group in listing.groups]
     body = RunView.of(run, result).body()
     if result is not None and query.include == "screenshots":
         body = await with_screenshot_links(jobs, run_id, body)

@@ -72,6 +72,11 @@ class ResultQuery(QueryModel):
         None, description="screenshots: every finding, needs-review item and page that has an "
         "image gets screenshot (thumbnail for pages): {name, href, mediaType, width, height}.",
     )
+    group: Literal["findings", "problems"] = Field(
+        "findings", description="problems: the window of findings is taken in the order of their "
+        "problems (most important first, then the result's order) and result.findingGroups "
+        "names the window's findings of each problem (docs/problems.md).",
+    )
 
 
 class ListQuery(QueryModel):
@@ -150,10 +155,45 @@ class FindingsPage(_Answer):
     total: int = Field(ge=0, description="Findings in the whole result.")
 
 
+class ProblemSummary(_Answer):
+    """A problem heading its findings (all of it: ``GET /audits/{id}/problems``)."""
+
+    id: str = Field(description="The problem's id (problems[].id).")
+    rank: int = Field(ge=0, description="Its place among the run's problems, most important first "
+                      "(0): its offset in GET /audits/{id}/problems.")
+    rule_id: str
+    title: str = Field(description="The rule's one-sentence help.")
+    impact: Literal["critical", "serious", "moderate", "minor"] = Field(
+        description="The worst impact among its instances.")
+    level: Literal["A", "AA", "AAA"]
+    certainty: Literal["violation", "needs_review"]
+    component: str
+    selector_pattern: str = Field(description="A CSS selector matching every instance.")
+    fix_location: str = Field(description="A plain-language guess where the fix lives.")
+    instances: int = Field(ge=1, description="Findings and needs-review items in the problem.")
+    pages: int = Field(ge=1, description="Pages it was found on.")
+    priority: float = Field(ge=0, description="The documented priority score (docs/problems.md).")
+    blocks_task: bool
+
+
+class FindingGroupRef(_Answer):
+    """``GET /audits/{id}?group=problems``: one problem and its findings in the window."""
+
+    problem: ProblemSummary
+    total: int = Field(ge=1, description="The problem's findings in the whole result; a group "
+                       "may go on in the next window.")
+    finding_ids: list[str] = Field(description="Its findings in this window (findings[].id), in order.")
+
+
 class JobResult(AuditResult):
     """A completed run's result: the ``POST /audit`` shape, with one window of findings."""
 
     findings_page: FindingsPage
+    finding_groups: list[FindingGroupRef] | None = Field(
+        None, exclude_if=lambda value: value is None,
+        description="With group=problems only: the window's findings under their problems, "
+        "in the problems' priority order.",
+    )
 
 
 class RunView(_Answer):

@@ -26,6 +26,7 @@ from audit.openapi import openapi_schema
 
 from .artifacts_api import ARTIFACTS_OPENAPI
 from .auth_api import AUTH_OPENAPI, with_scope_answers
+from .findings_api import FINDINGS_OPENAPI
 from .jobs_schema import JOBS_OPENAPI
 from .outages import with_outage_answers
 from .problems_api import PROBLEMS_OPENAPI
@@ -41,7 +42,7 @@ def served_openapi(environ: Mapping[str, str]) -> dict[str, Any]:
 @functools.cache
 def _models_document() -> dict[str, Any]:
     document = openapi_schema(JOBS_OPENAPI, SITES_OPENAPI, ARTIFACTS_OPENAPI, PROBLEMS_OPENAPI,
-                              AUTH_OPENAPI)
+                              FINDINGS_OPENAPI, AUTH_OPENAPI)
     return with_scope_answers(with_outage_answers(document))
 
 

@@ -1,5 +1,5 @@
 // Whole script, run once in the screenshots' isolated world after evidence_page_helpers.js:
-// installs globalThis.__a11yShots ({view, top, frame, box, clear}, the page-side half of
+// installs globalThis.__a11yShots ({view, top, frame, box, boxes, clear}, the page-side half of
 // audit.screenshots); returns true.
 /* global __a11yLlm */
 (() => {
@@ -17,7 +17,7 @@
   // Scrolled to the top-left corner (remembering where the page was, for clear()).
   function top() {
     if (home === null) home = {x: window.scrollX, y: window.scrollY};
-    window.scrollTo(0, 0);
+    window.scrollTo({left: 0, top: 0, behavior: 'instant'});  // not smoothly: shots follow at once
     return view();
   }
   function draw(box) {
@@ -68,6 +68,57 @@
     return {x: r.left + offset.x + window.scrollX, y: r.top + offset.y + window.scrollY,
       width: r.width, height: r.height};
   }
+  // Overflow values that let an element be scrolled out of its ancestor's box.
+  const SCROLLS = new Set(['auto', 'scroll', 'hidden']);
+  const parentOf = node => node.parentElement || (node.getRootNode().host || null);
+  const inside = (r, c) => r.left >= c.left - 1 && r.top >= c.top - 1 &&
+    r.right <= c.right + 1 && r.bottom <= c.bottom + 1;
+  // Whether the element shows whole as the page lies: no ancestor that scrolls hides part of
+  // it, nor the viewport of a frame it is in (the top document's viewport does not count: a
+  // capture beyond it shows the whole page).
+  function unhidden(el) {
+    let node = el, r = el.getBoundingClientRect(), win = el.ownerDocument.defaultView;
+    for (;;) {
+      const doc = node.ownerDocument;
+      for (let up = parentOf(node); up; up = parentOf(up)) {
+        if (up === doc.documentElement || up === doc.body) continue;
+        const style = win.getComputedStyle(up);
+        const scrolls = SCROLLS.has(style.overflowX) || SCROLLS.has(style.overflowY);
+        if (scrolls && !inside(r, up.getBoundingClientRect())) return false;
+      }
+      if (win === window) return true;
+      if (!inside(r, {left: 0, top: 0, right: win.innerWidth, bottom: win.innerHeight})) return false;
+      let fe = null;
+      try { fe = win.frameElement; } catch { fe = null; }
+      if (!fe) return false;
+      node = fe; r = fe.getBoundingClientRect(); win = fe.ownerDocument.defaultView;
+    }
+  }
+  // For one capture of many elements (audit.shot_batch): the page scrolled to its top, then
+  // each selector's border box in the top document's coordinates, nothing drawn, with whole
+  // (unhidden above), or {skip: reason}; the view, and the page's size.
+  function boxes(selectors) {
+    const at = top();
+    const list = selectors.map(selector => {
+      const el = __a11yLlm.resolve(selector);
+      if (!el) return {skip: 'not found (removed, or inside a cross-origin frame)'};
+      const offset = __a11yLlm.frameOffset(el);
+      if (!offset) return {skip: 'inside a cross-origin frame'};
+      if (el.getClientRects().length === 0) return {skip: 'not rendered (it has no box)'};
+      const r = el.getBoundingClientRect();
+      return {
+        box: {x: r.left + offset.x + window.scrollX, y: r.top + offset.y + window.scrollY,
+          width: r.width, height: r.height},
+        whole: unhidden(el),
+      };
+    });
+    const root = document.documentElement, body = document.body;
+    const page = {
+      width: Math.max(root.scrollWidth, body ? body.scrollWidth : 0, at.width),
+      height: Math.max(root.scrollHeight, body ? body.scrollHeight : 0, at.height),
+    };
+    return {boxes: list, view: at, page};
+  }
   // The page as it was: no outline, scrolled back to where it was before top() or frame().
   function clear() {
     if (mark !== null) mark.remove();
@@ -76,6 +127,6 @@
     home = null;
     return true;
   }
-  globalThis.__a11yShots = {view, top, frame, box, clear};
+  globalThis.__a11yShots = {view, top, frame, box, boxes, clear};
   return true;
 })()

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field
+from pydantic import Field, model_serializer
 
 from ..models import MaxChars, Offset, TimeoutMs, ToolInput, ToolOutput
 from ..registry import tool
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from cdpdriver import Session
 
     from ..session import ToolSession
+    from ..snapshot_delta import FlatTree
     from ..tab import FrameRef, Tab
 
 # Unnamed nodes of these roles are wrappers: their children take their place.
@@ -49,18 +50,43 @@ class SnapshotInput(ToolInput):
     max_chars: int = MaxChars
     offset: int = Offset
     timeout_ms: int = TimeoutMs
+    since: str | None = Field(default=None, min_length=1)  # "last" or a snapshot_id: tools.snapshot_history
+
+
+_Changes = list[dict[str, Any]] | None
 
 
 class SnapshotOutput(ToolOutput):
-    tree: dict[str, Any] | None = Field(description=(
+    """A full snapshot (``tree`` and its counts) or, with ``since``, what changed since that one."""
+
+    snapshot_id: str = Field(description="This snapshot; pass it (or \"last\") as since for what changes next")
+    tree: dict[str, Any] | None = Field(default=None, description=(
         "Root node: {role, name?, value?, description?, ref? (use it as a selector), states such as "
         "checked/disabled/expanded/level, children?}; plain strings in children are text; on a later page "
         "the ancestors of its first node come back as {role, name?, continued: true}"))
-    count: int = Field(description="Nodes and text items on this page (continued ancestors not counted)")
-    total: int = Field(description="Nodes and text items in the whole snapshot")
-    truncated: bool = Field(description="True when max_chars cut the snapshot: call again with next_offset")
-    next_offset: int | None = Field(default=None, exclude_if=lambda v: v is None,
-                                    description="The offset of the next page, when truncated")
+    count: int | None = Field(default=None, description="Nodes and text items on this page (continued ancestors not counted)")
+    total: int | None = Field(default=None, description="Nodes and text items in the whole snapshot")
+    truncated: bool | None = Field(default=None, description="True when max_chars cut the snapshot: call again with next_offset")
+    next_offset: int | None = Field(default=None, description="The offset of the next page, when truncated")
+    document_changed: bool | None = Field(default=None, description=(
+        "With since: the tab shows another document (or root) than that snapshot, so this is a full one"))
+    since: str | None = Field(default=None, description="A delta: the snapshot it is against")
+    unchanged: bool | None = Field(default=None, description="A delta: true when nothing changed")
+    added: _Changes = Field(default=None, description=(
+        "A delta: the topmost new nodes, as in tree, with parent (a ref; none: at the top) and index among its children"))
+    removed: _Changes = Field(default=None, description="A delta: the topmost nodes gone, {ref, role, name} or {role, name, parent}")
+    changed: _Changes = Field(default=None, description=(
+        "A delta: {ref, role, name, the fields that changed (null: gone), text_added?, text_removed?}"))
+    moved: _Changes = Field(default=None, description="A delta: {ref, role, name, parent, index} of nodes put elsewhere")
+    focus: str | None = Field(default=None, description=(
+        "A delta: the ref that now has keyboard focus (\"document\": none), when focus moved"))
+    ancestors: dict[str, dict[str, Any]] | None = Field(default=None, description=(
+        "A delta: each parent ref used, as {role, name?, parent?} up to the top"))
+
+    @model_serializer(mode="wrap")
+    def _compact(self, handler: Any):  # no return hint: the schema stays the model's
+        full = self.count is not None  # a full snapshot keeps tree, even null
+        return {k: v for k, v in handler(self).items() if v is not None or (full and k == "tree")}
 
 
 def _props(node: dict[str, Any]) -> dict[str, Any]:
@@ -89,10 +115,15 @@ class _Builder:
     references, for a document rendered by another session, e.g. a cross-site iframe).
     """
 
-    def __init__(self, interesting_only: bool, ref_for: Callable[[int], str] | None = None) -> None:
+    def __init__(self, interesting_only: bool, ref_for: Callable[[int], str] | None = None,
+                 keys: dict[int, tuple[Any, int | None, Any]] | None = None, session_id: str = "") -> None:
         self.interesting_only = interesting_only
         self.ref_for = ref_for
         self.count = 0
+        # id() of each node built → (its identity across snapshots, its backend id if it can have a
+        # reference, the node: kept alive so that its id is not reused while building)
+        self.keys = keys if keys is not None else {}
+        self.session_id = session_id
         # Iframe node id → the compact tree of its document, filled in before building.
         self.frames: dict[str, list[Any]] = {}
 
@@ -155,8 +186,16 @@ class _Builder:
             del out["level"]
         if children:
             out["children"] = children
+        if "backendDOMNodeId" in node:
+            backend = int(node["backendDOMNodeId"])
+            self.keys[id(out)] = ((self.session_id, backend), backend if self.ref_for is not None else None, out)
         return out
 
+
+    def identity(self, node: dict[str, Any]) -> tuple[Any, int | None] | None:
+        """A built node's identity across snapshots and, if it can have a reference, its backend id."""
+        known = self.keys.get(id(node))
+        return known[:2] if known is not None and known[2] is node else None
 
     @staticmethod
     def _worth_targeting(node: dict[str, Any], role: str) -> bool:
@@ -198,7 +237,8 @@ async def _inline_frames(tab: Tab, session: Session, nodes: list[dict[str, Any]]
             log.debug("no accessibility tree for iframe node %s: %s", node.get("nodeId"), exc)
             continue
         # Same session: the iframe's nodes resolve where the page's do, so they get references.
-        inner = _Builder(builder.interesting_only, builder.ref_for if frame_session is session else None)
+        inner = _Builder(builder.interesting_only, builder.ref_for if frame_session is session else None,
+                         builder.keys, frame_session.session_id or "")
         await _inline_frames(tab, frame_session, frame_nodes, inner, depth + 1)
         root = next((n for n in frame_nodes if not n.get("parentId")), None)
         if root is not None:
@@ -226,11 +266,60 @@ async def _subtree(session: ToolSession, selector: str, timeout_ms: int
 async def accessibility_snapshot(session: ToolSession, args: SnapshotInput) -> SnapshotOutput:
     """The accessibility tree screen readers get (roles, names, states), with a ref for each
     control; root limits it to a subtree."""
+    return await snapshot(session, args)
+
+
+async def snapshot(session: ToolSession, args: SnapshotInput) -> SnapshotOutput:
+    """The tool's answer, also given after an action (``tools.action_snapshot``): a full snapshot,
+    or with ``since`` what changed since that one (``tools.snapshot_delta``)."""
     from .. import locate
-    from ..refs import refs_of
+    from ..budget import text_size
+    from ..errors import ToolError
+    from ..snapshot_delta import flatten
+    from ..snapshot_history import history_of
 
     tab = await session.tab()
     locate.check_no_dialog(tab)
+    if args.since is not None and args.offset:
+        why = "a delta is never paged: leave offset out (or since, to page through a full snapshot)"
+        raise ToolError("invalid_arguments", f"since: {why}", [{"field": "since", "message": why}])
+    frame, tree, builder = await _build(session, tab, args)
+    document = tab.page.document_loader_id
+    options = ((frame.session.session_id, frame.frame_id), args.root, args.interesting_only)
+    history = history_of(tab, "accessibility_snapshot")
+    base = history.base(args.since, document, options, ("frame", "root", "interesting_only"))
+    flat = None if tree is None else flatten(tree, builder.identity)
+    snapshot_id = history.record(document, options, flat, len(flat.entries) if flat is not None else 0)
+    extra: dict[str, Any] = {"snapshot_id": snapshot_id}
+    if base.snapshot is not None:
+        delta = _changes(base.snapshot.data, flat, builder)
+        if delta is None:  # root names another element now: as after a navigation
+            extra["document_changed"] = True
+        else:  # a delta, unless it would be larger than the full snapshot or the budget
+            answer = {**extra, "since": base.snapshot.id, **(delta or {"unchanged": True})}
+            if not delta or text_size(answer) <= min(args.max_chars, text_size(tree)):
+                return SnapshotOutput(**answer)
+    elif base.document_changed:
+        extra["document_changed"] = True
+    return _page(tree, args.offset, args.max_chars, extra)
+
+
+def _changes(old: FlatTree | None, new: FlatTree | None, builder: _Builder) -> dict[str, Any] | None:
+    """What changed from ``old`` to ``new`` (empty: nothing), None when they are not one tree."""
+    from ..snapshot_delta import tree_delta
+
+    if old is None or new is None:
+        return {} if old is new else None
+    return tree_delta(old, new, builder.ref_for)
+
+
+async def _build(session: ToolSession, tab: Tab, args: SnapshotInput
+                 ) -> tuple[FrameRef, dict[str, Any] | None, _Builder]:
+    """The compact tree of the current frame (or of root's element), the frame it was read in and
+    the builder that made it (which knows each node's identity)."""
+    from .. import locate
+    from ..refs import refs_of
+
     if args.root:
         frame, nodes, root_id = await _subtree(session, args.root, args.timeout_ms)
     else:
@@ -239,30 +328,33 @@ async def accessibility_snapshot(session: ToolSession, args: SnapshotInput) -> S
         params = {"frameId": frame.frame_id} if in_process else {}
         nodes = (await frame.session.send("Accessibility.getFullAXTree", params))["nodes"]
         root = next((n for n in nodes if not n.get("parentId")), None)
-        if root is None:
-            return SnapshotOutput(tree=None, count=0, total=0, truncated=False)
-        root_id = root["nodeId"]
+        root_id = root["nodeId"] if root is not None else None
     refs = refs_of(tab)
-    builder = _Builder(args.interesting_only, lambda backend_id: refs.ref_for(tab, frame, backend_id))
+    builder = _Builder(args.interesting_only, lambda backend_id: refs.ref_for(tab, frame, backend_id),
+                       session_id=frame.session.session_id or "")
+    if root_id is None:
+        return frame, None, builder
     await _inline_frames(tab, frame.session, nodes, builder, 0)
     built = builder.build(nodes, root_id)
-    return _page(built[0] if built else None, args.offset, args.max_chars)
+    return frame, (built[0] if built else None), builder
 
 
-def _page(tree: dict[str, Any] | None, offset: int, max_chars: int) -> SnapshotOutput:
-    """The entries from ``offset`` on that fit in ``max_chars`` (at least one, so paging moves on)."""
+def _page(tree: dict[str, Any] | None, offset: int, max_chars: int, extra: dict[str, Any]) -> SnapshotOutput:
+    """The entries from ``offset`` on that fit in ``max_chars`` (at least one, so paging moves on);
+    ``extra`` are the answer's other fields (its snapshot_id)."""
     from ..budget import fit, text_size, tree_costs, tree_window
 
     if tree is None:
-        return SnapshotOutput(tree=None, count=0, total=0, truncated=False)
+        return SnapshotOutput(**extra, tree=None, count=0, total=0, truncated=False)
     costs, stubs = tree_costs(tree, offset)
     total = len(costs)
     if offset >= total:
-        return SnapshotOutput(tree=None, count=0, total=total, truncated=False)
+        return SnapshotOutput(**extra, tree=None, count=0, total=total, truncated=False)
 
     def page(end: int) -> dict[str, Any]:
         more = end < total
-        data = {"tree": tree_window(tree, offset, end), "count": end - offset, "total": total, "truncated": more}
+        data = {**extra, "tree": tree_window(tree, offset, end), "count": end - offset, "total": total,
+                "truncated": more}
         return {**data, "next_offset": end} if more else data
 
     envelope = text_size({**page(offset + 1), "tree": None, "next_offset": total}) - len("null")

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, field_validator
 
+from ..action_snapshot import SnapshotAfter
 from ..errors import ToolError
-from ..images import ImageDelivery, ImageOutput, deliver
+from ..image_change import IfChanged
+from ..images import ImageDelivery, ImageOutput
 from ..models import (
     BoundingBox,
     DownloadInfo,
@@ -35,11 +37,11 @@ if TYPE_CHECKING:
 # -- inputs and outputs ----------------------------------------------------------------------
 
 
-class ClickInput(LocatorInput):
+class ClickInput(SnapshotAfter, LocatorInput):
     button: Literal["left", "right", "middle"] = "left"
 
 
-class PressInput(LocatorInput):
+class PressInput(SnapshotAfter, LocatorInput):
     key: str = Field(min_length=1)
 
     @field_validator("key")
@@ -81,6 +83,7 @@ class EvaluateOutput(ToolOutput):
 class ScreenshotInput(SelectorInput):
     format: ImageDelivery = Field(default="base64", description="base64: an image in the result; file: saved")
     path: str | None = None
+    if_changed: IfChanged = None  # tools.image_change
 
 
 class ClickOutput(MessageOutput):
@@ -188,6 +191,8 @@ async def _evaluate(session: ToolSession, el: Element, args: EvaluateInput) -> E
 async def _screenshot(session: ToolSession, el: Element, args: ScreenshotInput) -> ImageOutput:
     from cdpdriver.scripts import load_script
 
+    from .. import image_change
+
     await page_call(el, load_script("tools", "scroll_into_view"))
     box = await el.box()
     if box["width"] < 1 or box["height"] < 1:
@@ -197,8 +202,9 @@ async def _screenshot(session: ToolSession, el: Element, args: ScreenshotInput) 
             "width": box["width"], "height": box["height"], "scale": 1}
     beyond = box["width"] > viewport["clientWidth"] or box["height"] > viewport["clientHeight"]
     shot = await el.tab.session.send("Page.captureScreenshot", {"format": "png", "clip": clip, "captureBeyondViewport": beyond})
-    return deliver(session, base64.b64decode(shot["data"]), "image/png", save=args.format == "file",
-                   path=args.path, prefix="element")
+    return await image_change.answer(session, el.tab, ("element", args.selector), base64.b64decode(shot["data"]),
+                                     "image/png", args.if_changed, save=args.format == "file", path=args.path,
+                                     prefix="element")
 
 
 ACTIONS = [

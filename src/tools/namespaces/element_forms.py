@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field, model_validator
 
+from ..action_snapshot import SnapshotAfter
 from ..errors import ToolError, from_exception
 from ..models import LocatorInput, MessageOutput, SelectorInput, TimeoutMs, ToolInput, ToolOutput
 from ..registry import tool
@@ -34,13 +35,13 @@ _FILE_NAMES = "function() { return [...this.files].map((f) => f.name); }"
 # -- inputs and outputs ----------------------------------------------------------------------
 
 
-class TypeInput(LocatorInput):
+class TypeInput(SnapshotAfter, LocatorInput):
     # ``text`` is the text to type here, so it cannot also be the text locator.
     locator_kinds: ClassVar[tuple[str, ...]] = ("selector", "role", "label", "placeholder", "testid", "alt", "title", "xpath")
     text: str
 
 
-class FillInput(LocatorInput):
+class FillInput(SnapshotAfter, LocatorInput):
     value: str
 
 
@@ -54,7 +55,7 @@ class FormField(ToolInput):
     value: str | bool | list[str]
 
 
-class FillFormInput(ToolInput):
+class FillFormInput(SnapshotAfter):
     fields: list[FormField] = Field(min_length=1)
     timeout_ms: int = TimeoutMs
 
@@ -71,7 +72,7 @@ class FillFormOutput(ToolOutput):
     errors: list[FieldError] = Field(description="One entry per field that failed; the other fields were still filled")
 
 
-class SelectInput(SelectorInput):
+class SelectInput(SnapshotAfter, SelectorInput):
     values: list[str] | None = None
     labels: list[str] | None = None
     indexes: list[int] | None = None
@@ -90,6 +91,10 @@ class SelectOutput(ToolOutput):
     message: str
     values: list[str] = Field(description="Values of the options now selected")
     labels: list[str] = Field(description="Labels of the options now selected")
+
+
+class CheckInput(SnapshotAfter, SelectorInput):
+    """element_check and element_uncheck."""
 
 
 class SetFilesInput(SelectorInput):
@@ -183,8 +188,11 @@ def existing_files(session: ToolSession, files: list[str]) -> list[str]:
 async def set_files(session: ToolSession, el: Element, files: list[str]) -> list[str]:
     from cdpdriver.scripts import load_script
 
+    from ..guard.confirm import confirm_upload
+
     paths = existing_files(session, files)
     await page_call(el, load_script("tools", "file_input_check"), len(paths))  # never hand a non-file-input to CDP: it kills the tab
+    await confirm_upload(session, el, paths)  # --confirm-actions
     await el.session.send("DOM.setFileInputFiles", {"files": paths, "objectId": el.object_id})
     return list(await page_call(el, _FILE_NAMES) or [])
 
@@ -240,9 +248,9 @@ FORM_ACTIONS = [
         Replace a text field's value as real input; returns the value it ends with."""),
     Action("element_clear", SelectorInput, MessageOutput, "edit", _clear, """
         Empty a text field of its value."""),
-    Action("element_check", SelectorInput, MessageOutput, "attached", _check, """
+    Action("element_check", CheckInput, MessageOutput, "attached", _check, """
         Check a checkbox, radio or switch (or its label) unless checked."""),
-    Action("element_uncheck", SelectorInput, MessageOutput, "attached", _uncheck, """
+    Action("element_uncheck", CheckInput, MessageOutput, "attached", _uncheck, """
         Uncheck a checkbox or switch unless unchecked."""),
     Action("element_select", SelectInput, SelectOutput, "attached", _select, """
         Select options of a <select> by values, labels or indexes."""),

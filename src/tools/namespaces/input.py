@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
+from ..action_snapshot import SnapshotAfter
 from ..models import MessageOutput, ToolInput
 from ..registry import tool
 
@@ -129,7 +130,7 @@ async def _release(tab: Tab, combo: str) -> str:
     return f"released {combo}{note}" + (f"; still holding {still}" if still else "")
 
 
-class KeyInput(ToolInput):
+class KeyInput(SnapshotAfter):
     key: str = Field(min_length=1)
 
 

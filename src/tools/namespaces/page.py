@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
+from ..action_snapshot import SnapshotAfter
 from ..errors import ToolError
 from ..models import (
     DownloadInfo,
@@ -47,7 +48,7 @@ async def _tab(session: ToolSession) -> Tab:
 # -- navigation -----------------------------------------------------------------------------
 
 
-class NavigateInput(ToolInput):
+class NavigateInput(SnapshotAfter):
     url: str = Field(min_length=1)
     wait_until: LoadState = "load"
     timeout_ms: int = WaitTimeoutMs
@@ -76,7 +77,9 @@ async def page_navigate(session: ToolSession, args: NavigateInput) -> NavigateOu
         await _unless_dialog(
             tab, tab.page.navigate(args.url, wait_until=args.wait_until, timeout=args.timeout_ms / 1000)
         )
-    except NavigationFailed:  # a download aborts the navigation: the page stays, the file is saved
+    except NavigationFailed as exc:  # a download aborts the navigation: the page stays, the file is saved
+        if "ERR_BLOCKED_BY_CLIENT" in exc.error_text:  # refused (tools.guard), never a download
+            raise
         if not await session.downloads.wait_begun(watch.mark, START_WAIT):
             raise
         download = (await watch.settle())[0]
@@ -88,7 +91,7 @@ async def page_navigate(session: ToolSession, args: NavigateInput) -> NavigateOu
                           download=download)
 
 
-class HistoryInput(ToolInput):
+class HistoryInput(SnapshotAfter):
     timeout_ms: int = WaitTimeoutMs
 
 
@@ -175,7 +178,7 @@ async def page_go_forward(session: ToolSession, args: HistoryInput) -> PageState
     return await _go_history(session, 1, args.timeout_ms)
 
 
-class ReloadInput(ToolInput):
+class ReloadInput(SnapshotAfter):
     wait_until: LoadState = "load"
     timeout_ms: int = WaitTimeoutMs
 

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, field_validator
 
 from ..errors import ToolError
-from ..images import ImageDelivery, ImageOutput, deliver
+from ..image_change import IfChanged
+from ..images import ImageDelivery, ImageOutput
 from ..models import ToolInput, ToolOutput
 from ..registry import tool
 
@@ -27,6 +28,7 @@ class ScreenshotInput(ToolInput):
     full_page: bool = False
     image_type: Literal["png", "jpeg"] = "png"
     quality: int | None = Field(default=None, ge=0, le=100)
+    if_changed: IfChanged = None  # tools.image_change
 
 
 async def _full_page_clip(tab: Tab) -> dict[str, Any]:
@@ -39,6 +41,8 @@ async def _full_page_clip(tab: Tab) -> dict[str, Any]:
 @tool("page_screenshot", ScreenshotInput, ImageOutput)
 async def page_screenshot(session: ToolSession, args: ScreenshotInput) -> ImageOutput:
     """Screenshot the viewport or whole page: an image you see, or a file."""
+    from .. import image_change
+
     tab = await session.tab()
     save = args.format == "file" or (args.format is None and args.path is not None)
     params: dict[str, Any] = {"format": args.image_type, "captureBeyondViewport": args.full_page}
@@ -51,8 +55,9 @@ async def page_screenshot(session: ToolSession, args: ScreenshotInput) -> ImageO
     if args.full_page:
         params["clip"] = await _full_page_clip(tab)
     reply = await tab.session.send("Page.captureScreenshot", params, timeout=60)
-    return deliver(session, base64.b64decode(reply["data"]), f"image/{args.image_type}", save=save,
-                   path=args.path, prefix="screenshot")
+    return await image_change.answer(session, tab, ("page", args.full_page, args.image_type),
+                                     base64.b64decode(reply["data"]), f"image/{args.image_type}", args.if_changed,
+                                     save=save, path=args.path, prefix="screenshot")
 
 
 PAPER_INCHES = {

@@ -34,6 +34,7 @@ class InspectInput(ToolInput):
     root: str | None = Field(default=None, min_length=1)
     max_chars: int = MaxChars
     offset: int = Offset
+    since: str | None = Field(default=None, min_length=1)  # "last" or a snapshot_id: tools.snapshot_history
 
 
 class InspectItem(ToolOutput):
@@ -68,15 +69,33 @@ class InspectFrame(ToolOutput):
 
 
 class InspectOutput(ToolOutput):
-    url: str
-    title: str
-    items: list[InspectItem] = Field(description="Visible elements in document order")
-    count: int = Field(description="Elements listed")
-    total: int = Field(description="Matching visible elements on the page (under root)")
-    truncated: bool = Field(description="True when max_items or max_chars cut the list: call again with next_offset")
-    next_offset: int | None = Field(default=None, exclude_if=lambda v: v is None,
-                                    description="The offset of the next page, when truncated")
-    frames: list[InspectFrame] = Field(description="Visible iframes (first page only); frame_select works inside one")
+    """A full page map or, with ``since``, what changed since that one (then only what changed)."""
+
+    snapshot_id: str = Field(description="This map; pass it (or \"last\") as since for what changes next")
+    url: str | None = None
+    title: str | None = None
+    items: list[InspectItem] | None = Field(default=None, description="Visible elements in document order")
+    count: int | None = Field(default=None, description="Elements listed")
+    total: int | None = Field(default=None, description="Matching visible elements on the page (under root)")
+    truncated: bool | None = Field(default=None, description=(
+        "True when max_items or max_chars cut the list: call again with next_offset"))
+    next_offset: int | None = Field(default=None, description="The offset of the next page, when truncated")
+    frames: list[InspectFrame] | None = Field(default=None, description=(
+        "Visible iframes (first page only); frame_select works inside one"))
+    document_changed: bool | None = Field(default=None, description=(
+        "With since: the tab shows another document than that map, so this is a full one"))
+    since: str | None = Field(default=None, description="A delta: the map it is against")
+    unchanged: bool | None = Field(default=None, description="A delta: true when nothing changed")
+    added: list[dict[str, Any]] | None = Field(default=None, description=(
+        "A delta: new items, each after the item of that ref (none: first)"))
+    removed: list[dict[str, Any]] | None = Field(default=None, description="A delta: {ref, name} of items gone")
+    changed: list[dict[str, Any]] | None = Field(default=None, description=(
+        "A delta: {ref, name, the fields that changed (null: gone)}"))
+    moved: list[dict[str, Any]] | None = Field(default=None, description="A delta: {ref, after} of items in another order")
+
+    @model_serializer(mode="wrap")
+    def _compact(self, handler: Any):  # no return hint: the schema stays the model's
+        return {k: v for k, v in handler(self).items() if v is not None}
 
 
 @tool("page_inspect", InspectInput, InspectOutput)
@@ -86,6 +105,7 @@ async def page_inspect(session: ToolSession, args: InspectInput) -> InspectOutpu
     from .. import locate
     from ..budget import fit, item_costs, text_size
     from ..refs import refs_of
+    from ..snapshot_history import history_of
 
     tab = await session.tab()
     locate.check_no_dialog(tab)
@@ -99,10 +119,24 @@ async def page_inspect(session: ToolSession, args: InspectInput) -> InspectOutpu
     frames = [InspectFrame(**f) for f in found["frames"]] if args.offset == 0 else []
 
     dumped = [item.model_dump(mode="json") for item in items]
+    document = tab.page.document_loader_id
+    shape = ((frame.session.session_id, frame.frame_id), args.root, tuple(include.values()), args.max_items,
+             args.offset)
+    history = history_of(tab, "page_inspect")
+    base = history.base(args.since, document, shape, ("frame", "root", "include_*", "max_items", "offset"))
+    state = {"url": found["url"], "title": found["title"], "total": found["total"], "items": dumped,
+             "frames": [f.model_dump(mode="json") for f in frames]}
+    extra: dict[str, Any] = {"snapshot_id": history.record(document, shape, state, len(dumped))}
+    if base.snapshot is not None:
+        answer = {**extra, "since": base.snapshot.id, **_delta(base.snapshot.data, state)}
+        if "unchanged" in answer or text_size(answer) <= min(args.max_chars, text_size(state)):
+            return InspectOutput(**answer)
+    if base.document_changed:
+        extra["document_changed"] = True
 
     def output(count: int) -> InspectOutput:
         more = args.offset + count < found["total"]
-        return InspectOutput(url=found["url"], title=found["title"], items=items[:count], count=count,
+        return InspectOutput(**extra, url=found["url"], title=found["title"], items=items[:count], count=count,
                              total=found["total"], truncated=more, next_offset=args.offset + count if more else None,
                              frames=frames)
 
@@ -112,6 +146,15 @@ async def page_inspect(session: ToolSession, args: InspectInput) -> InspectOutpu
     envelope = size(0) + len(str(found["total"]))  # room for next_offset
     count = fit(len(items), 0, item_costs(dumped), args.max_chars - envelope, size, args.max_chars) if items else 0
     return output(count)
+
+
+def _delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """What changed from one page map to the next: ``{unchanged: true}`` when nothing did."""
+    from ..snapshot_delta import items_delta
+
+    delta = {key: new[key] for key in ("url", "title", "total", "frames") if new[key] != old[key]}
+    delta.update(items_delta(old["items"], new["items"]))
+    return delta or {"unchanged": True}
 
 
 async def _collect(session: ToolSession, tab: Tab, root: str | None, options: dict[str, Any]
