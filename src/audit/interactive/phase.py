@@ -37,6 +37,7 @@ from cdpdriver.scripts import call_expression, load_script
 from ..findings import selector_from_target
 from ..models import InteractionInfo, InteractionSkip
 from ..screenshots import ScreenshotPolicy, StateKey, StateShot
+from ..urls import without_credentials
 from .probe import CALL_TIMEOUT, PreparedWorld, Probe
 from .spec import InteractiveCheck, Outcome
 
@@ -206,7 +207,7 @@ async def interact(
         else:
             report.info.skipped.append(skip)
     await _tidy(probe, opened_before)
-    log.debug("interactive checks on %s: %s", url, spent)
+    log.debug("interactive checks on %s: %s", without_credentials(url), spent)
     report.info.blocked_submissions = await _blocked_submissions(probe)
     report.results = results_of(outcomes)
     report.state_shots = state_shots_of(outcomes)
@@ -230,7 +231,7 @@ async def _run_one(
         except JavaScriptError as exc:
             if probe.navigated:
                 return _skip(check, "navigated", "Its action left the page.")
-            log.info("interactive check %s failed on %s: %s", check.rule_id, probe.url, exc)
+            log.info("interactive check %s failed on %s: %s", check.rule_id, without_credentials(probe.url), exc)
             return _skip(check, "failed", f"Its page-side part failed: {exc}")
     if scope.cancelled_caught:
         return _skip(check, "budget", "The page's interaction time ran out while it ran.")
@@ -271,7 +272,7 @@ async def _tidy(probe: Probe, opened_before: set[str]) -> None:
             try:
                 await page.navigate(probe.url, wait_until="load", timeout=RELOAD_TIMEOUT)
             except Exception as exc:  # the engine's identify step falls back without the document
-                log.info("reloading %s after an interaction failed: %s", probe.url, exc)
+                log.info("reloading %s after an interaction failed: %s", without_credentials(probe.url), exc)
             return
         try:
             probe.deadline = trio.current_time() + CALL_TIMEOUT

@@ -38,6 +38,7 @@ from cdpdriver.scripts import call_expression, load_script
 from ..axe import axe_world, inject
 from ..findings import selector_from_target
 from ..screenshots import ScreenshotPolicy, StateCamera, StateShot
+from ..urls import without_credentials
 from ..viewports import current_viewport
 from .spec import Outcome, Target
 
@@ -419,7 +420,7 @@ class Probe:
                     selector_from_target(list(target.hops)), state, scroll=scroll, beside=other
                 )
             except (CDPError, JavaScriptError) as exc:
-                log.debug("no state shot of %s on %s: %s", target.hops, self.url, exc)
+                log.debug("no state shot of %s on %s: %s", target.hops, without_credentials(self.url), exc)
         return None
 
     async def with_state_shots(
