@@ -123,18 +123,21 @@ async def audit_page(
     collect_links: bool = False,
     allow: Iterable[str] = (),
     tabs: TabSource | None = None,
+    progress: PageProgress | None = None,
 ) -> PageAudit:
     """Audit one page, by default in a fresh browser context; raises :class:`AuditFailed`.
 
     A non-HTML page comes back ``skipped``. ``allow`` lists URLs the private-network guard
     lets through (tests only). ``collect_links`` fills ``links`` for the crawler. ``tabs``
     is where the page is audited instead, e.g. the :class:`~audit.tabs.SharedTabs` of the
-    request the page belongs to. ``timings`` says where the time went (:mod:`audit.phases`).
+    request the page belongs to. ``progress`` hears the page's URL and links before the
+    audit ends (a job's crawl decides the next pages from them). ``timings`` says where
+    the time went (:mod:`audit.phases`).
     """
     limits = limits or EngineLimits()
     with failures_classified(browser):
         return await _limited_page_audit(
-            browser, url, request, limits, collect_links, frozenset(allow), tabs
+            browser, url, request, limits, collect_links, frozenset(allow), tabs, progress
         )
 
 

@@ -1,5 +1,5 @@
-"""The run coordinator: starts runs, hands their pages to the queue, admits the next level
-when one is complete, and finishes runs. All of its state is in the store.
+"""The run coordinator: starts runs, hands their pages to the queue, admits pages as the
+crawl decides them, and finishes runs. All of its state is in the store.
 
 Each unfinished run is driven by ``_advance``, a step that reads the run from the store and
 does what its state calls for; it is idempotent, so a restarted coordinator (or a second one
@@ -9,19 +9,22 @@ on the same database) simply continues:
 - pages not yet enqueued → robots.txt check (a disallowed page is recorded ``skipped``),
   then enqueue and mark them (a crash in between enqueues twice; the store's idempotent
   result write and the workers' start gate make that harmless);
-- pages pending → a ``run.progress`` event now and then;
-- level complete → after depth 0, a start page that is not ``ok`` fails the run (as
-  ``/audit`` fails); else admit the next level (:mod:`.frontier`), or, when there is none,
-  assemble the result header and complete the run.
+- a start page done but not ``ok`` fails the run (as ``/audit`` fails);
+- admit every page whose place the crawl has decided (:func:`.frontier.advance`: as soon
+  as the links before it are known, not when a level is done) and enqueue them;
+- pages pending → a ``run.progress`` event now and then; none, and nothing left for the
+  crawl to decide → assemble the result header and complete the run.
 
 The coordinator steps every run it knows whenever a local worker or a caller signals a
-change, and at least every ``POLL_SECONDS`` (workers in other processes signal nothing).
+change (a page's links known, a page done), and at least every ``POLL_SECONDS`` (workers in
+other processes signal nothing).
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 from typing import Any
 
 import trio
@@ -37,7 +40,7 @@ from .events import (
     run_done,
     run_progress,
 )
-from .frontier import next_level, start_pages
+from .frontier import Scan, advance, start_pages
 from .ids import site_of, url_key
 from .models import JobRequest
 from .page_records import skipped
@@ -76,6 +79,7 @@ class Coordinator:
         self._active: set[str] = set()
         self._requests: dict[str, JobRequest] = {}
         self._progress: dict[str, tuple[float, tuple[int, ...]]] = {}
+        self._started_ok: set[str] = set()
 
     def adopt(self, run_id: str) -> None:
         """Drive this (new) run from now on."""
@@ -128,10 +132,15 @@ class Coordinator:
         run = await in_thread(self._store.get_run, run_id)
         if run.finished:
             return
+        if not await self._start_page_ok(run, request):
+            return
+        scan = await self._scan(run, request)
+        if scan.added:
+            run = await in_thread(self._store.get_run, run_id)
         if run.pages_queued:
             await self._maybe_progress(run)
-            return
-        await self._level_done(run, request)
+        elif scan.finished and run.id in self._started_ok:  # else the next step fails it
+            await self._complete(run, request)
 
     async def _start(self, run: Run, request: JobRequest) -> Run:
         await in_thread(self._store.add_pages, run.id, start_pages(request))
@@ -171,28 +180,34 @@ class Coordinator:
                 await emit(self._store, self._events, run.id, PAGE_DONE, page_done(record.data, [], None))
         return allowed
 
-    async def _level_done(self, run: Run, request: JobRequest) -> None:
-        count, deepest, _highest = await in_thread(self._store.frontier, run.id)
-        sitemap: list[str] = []
-        if deepest == 0:
-            if not await self._start_page_ok(run, request):
-                return
-            if request.crawl.sitemap:
-                sitemap = await self._seeds.sitemap_urls(
-                    site_of(request.url), request.crawl.max_pages - count
-                )
-        level = await in_thread(next_level, self._store, run.id, request, sitemap)
-        if level:
-            added = await in_thread(self._store.add_pages, run.id, level)
-            log.info("run %s: depth %d admitted, %d page(s)", run.id, level[0].depth, added)
-            await self._send(run, request)
-            return
-        await self._complete(run, request)
+    async def _scan(self, run: Run, request: JobRequest) -> Scan:
+        """Admit and enqueue the pages the crawl has decided, a bounded batch at a time (the
+        first are audited while the rest are decided); the sitemap is read (once per run)
+        when the crawl reaches it, after the start pages' links."""
+        added, sitemap = 0, None
+        while True:
+            scan = await in_thread(advance, self._store, run.id, request, sitemap)
+            added += scan.added
+            for depth, count in scan.levels:
+                log.info("run %s: depth %d decided, %d page(s)", run.id, depth, count)
+            if scan.added:
+                await self._send(run, request)
+            if scan.sitemap is not None and sitemap is None:
+                sitemap = await self._seeds.sitemap_urls(site_of(request.url), scan.sitemap) if scan.sitemap else []
+            elif not scan.more:
+                return replace(scan, added=added)
 
     async def _start_page_ok(self, run: Run, request: JobRequest) -> bool:
-        """The start page decides the run as it decides ``/audit``: not audited, no run."""
+        """The start page decides the run as it decides ``/audit``: not audited, no run.
+        False once it has failed the run; True while the start page is still pending (the
+        pages it links to need not wait for its audit to end)."""
+        if run.id in self._started_ok:
+            return True
         start = await in_thread(self._store.get_page, run.id, url_key(request.url))
         if start.status == "ok":
+            self._started_ok.add(run.id)
+            return True
+        if start.status in ("queued", "running"):
             return True
         error = start.error or {}
         if start.status == "skipped" and error.get("code") != ROBOTS_SKIP:
@@ -255,3 +270,4 @@ class Coordinator:
         self._active.discard(run_id)
         self._requests.pop(run_id, None)
         self._progress.pop(run_id, None)
+        self._started_ok.discard(run_id)

@@ -83,3 +83,11 @@ def site_of(url: str) -> str:
     """The origin of a URL as ``scheme://host[:port]``, normalised like :func:`url_key`."""
     parts = urlsplit(url_key(url))
     return urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+
+
+def redirect_key(key: str, final_url: str | None) -> str | None:
+    """The key of the page a page ended at, when that is another page than ``key`` (it
+    redirected): the crawl counts it as seen. None when it did not, or when the final URL is
+    unknown or not http(s)."""
+    final = normalize_url(final_url) if final_url else None
+    return None if final == key else final

@@ -9,7 +9,9 @@ at-least-once delivery exactly-once in results:
 2. the store's start gate (``Store.start_page``) refuses pages of cancelled or finished runs
    and pages already done: those are acknowledged unrun;
 3. the page is audited under the origin's politeness slot, the delivery ``touch``-ed every
-   third of the lease so that no other worker reclaims it meanwhile;
+   third of the lease so that no other worker reclaims it meanwhile; its final URL and
+   links are written as soon as the engine knows them (``crawl_scan.note_page``), so the
+   crawl decides the pages they lead to while this one is still audited;
 4. a transient failure (net error other than a guard block, crashed browser, timeout) is
    retried once, as a new task with ``attempt + 1``; anything else is the page's result;
 5. the result is written with the idempotent ``record_page``, then the delivery is
@@ -33,11 +35,13 @@ from functools import partial
 
 import trio
 
+from audit.crawl import PageProgress
 from audit.engine import EngineLimits, audit_page
 from audit.failures import AuditFailed
 from audit.page_audit import PageAudit
 from audit.screenshots import ScreenshotPolicy
 from audit.spares import warm_up
+from audit.urls import scrub_credentials
 from cdpdriver import single_exception
 from cdpdriver.supervisor import (
     BrowserFactory,
@@ -58,7 +62,8 @@ from .queue import Delivery, PageQueue, PageTask, QueueUnavailable
 from .run_tabs import RunTabs
 from .screenshots import keep_page_shots, page_budget
 from .secrets import merge_secrets, with_credentials
-from .store import NotFound, Store
+from .store import NotFound, Store, StoreError
+from .store.crawl_scan import note_page
 from .wakeup import Wakeup
 
 log = logging.getLogger(__name__)
@@ -115,6 +120,7 @@ class Worker:
         self._gate = OriginGate()
         self._requests: OrderedDict[str, JobRequest | None] = OrderedDict()
         self._run_tabs: RunTabs | None = None
+        self._reports: trio.Nursery | None = None
 
     async def run(self) -> None:
         """Receive, reclaim and audit until cancelled; a page in flight is then abandoned
@@ -123,6 +129,7 @@ class Worker:
         reclaim_every = self._queue.lease_ms / 2000
         next_reclaim = trio.current_time()
         async with trio.open_nursery() as nursery:
+            self._reports = nursery
             if self._limits.share_crawl_context:
                 self._run_tabs = RunTabs(nursery, guarded=self._limits.block_private_networks)
             while True:
@@ -223,7 +230,8 @@ class Worker:
             async with shared as tabs:
                 url = with_credentials(task.url, [request.url, *request.crawl.urls])
                 audit = await audit_page(
-                    browser, url, request, limits, collect_links=keep_links, tabs=tabs
+                    browser, url, request, limits, collect_links=keep_links, tabs=tabs,
+                    progress=self._progress(task) if keep_links else None,
                 )
         if scope.cancelled_caught:
             message = f"{task.url} was not audited within {limit:g} s"
@@ -235,6 +243,34 @@ class Worker:
             except NotFound:
                 pass  # the run was deleted while its page was audited: recording it drops it too
         return audit
+
+    def _progress(self, task: PageTask) -> PageProgress | None:
+        """The engine's early reports of a page whose links the crawl reads, each written in
+        a task of its own (the engine calls them synchronously, mid-audit)."""
+        reports = self._reports
+        if reports is None:
+            return None
+
+        def loaded(final_url: str) -> None:
+            reports.start_soon(self._note, task, scrub_credentials(final_url), None)
+
+        def linked(links: list[str]) -> None:
+            reports.start_soon(self._note, task, None, scrub_credentials(list(links)))
+
+        return PageProgress(loaded, linked)
+
+    async def _note(self, task: PageTask, final_url: str | None, links: list[str] | None) -> None:
+        """Write an early report and wake the local coordinator; one that cannot be written
+        only makes the crawl wait for the page's result, which says the same."""
+        try:
+            noted = await in_thread(
+                note_page, self._store, task.run_id, task.url_key, final_url=final_url, links=links
+            )
+        except StoreError as exc:
+            log.warning("page %s of run %s: its links are not noted early: %s", task.url, task.run_id, exc)
+            return
+        if noted and self._changed is not None:
+            self._changed.notify()
 
     async def _record(self, task: PageTask, record: PageRecord, duration_ms: int | None) -> None:
         """Record the page's result, unless it already has one (``if_pending``): a worker

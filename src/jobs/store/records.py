@@ -84,6 +84,8 @@ class Page:
     links: list[str] | None
     enqueued: bool
     updated_at: datetime
+    #: The final URL normalised when it is another page than ``url_key`` (a redirect).
+    final_key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

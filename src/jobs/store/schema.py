@@ -136,12 +136,33 @@ pages = Table(
     # order.
     Column("final_url", Text),
     Column("links", _json()),
+    # The final URL normalised, only when it is another page than ``url_key`` (a redirect):
+    # what the crawl's "seen" check looks up (``jobs.frontier``).
+    Column("final_key", Text),
     # Handed to the queue: a restart enqueues the queued pages that never were.
     Column("enqueued", Boolean, nullable=False, default=False, server_default=false()),
     Column("updated_at", UtcDateTime, nullable=False),
     UniqueConstraint("run_id", "url_key"),
     Index(None, "run_id", "status", "seq"),
     Index(None, "run_id", "seq"),
+    Index(None, "run_id", "final_key"),
+)
+
+# Where each job's crawl stands (``jobs.frontier``): the level whose links are being read
+# (``depth``), the last page of it read (``position``, a seq), the pages admitted in all
+# and into the next level, the highest seq given, and whether nothing is left to decide.
+# Written only by a compare-and-set together with the pages it admits, so coordinators
+# that step the same run admit each page once.
+crawl_scans = Table(
+    "crawl_scans",
+    metadata,
+    Column("run_id", String(32), ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("depth", Integer, nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("pages", Integer, nullable=False),
+    Column("chosen", Integer, nullable=False),
+    Column("last_seq", Integer, nullable=False),
+    Column("finished", Boolean, nullable=False, default=False, server_default=false()),
 )
 
 findings = Table(

@@ -14,7 +14,7 @@ from sqlalchemy import Connection, Engine, Row, Select, delete, exists, func, in
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL
 
-from ..ids import new_run_id, site_of
+from ..ids import new_run_id, redirect_key, site_of
 from .database import read_transaction, redact, write_transaction
 from .errors import Conflict, NotFound
 from .migrate import current_revision
@@ -220,10 +220,15 @@ class Store:
 
     # ----------------------------------------------------------------- pages
 
-    def add_pages(self, run_id: str, new_pages: Iterable[NewPage | tuple[str, str, int, int]]) -> int:
+    def add_pages(
+        self, run_id: str, new_pages: Iterable[NewPage | tuple[str, str, int, int]], *,
+        guard: Callable[[Connection], bool] | None = None,
+    ) -> int:
         """Add frontier entries (queued pages); a url_key the run already has, or that comes
         again in ``new_pages`` (the first one counts), is ignored. Returns how many pages
-        were new (0 for a finished run, which takes no pages)."""
+        were new (0 for a finished run, which takes no pages). ``guard`` (the frontier's
+        compare-and-set of its scan) writes first in the same transaction; when it returns
+        False nothing is written and ``Conflict`` is raised."""
         now = utc_now()
         by_key: dict[str, Json] = {}
         for page in map(NewPage._make, new_pages):
@@ -237,6 +242,8 @@ class Store:
         with write_transaction(self._engine) as conn:
             if self._run_status(conn, run_id) in RUN_FINISHED:
                 return 0
+            if guard is not None and not guard(conn):
+                raise Conflict(f"run {run_id}: the crawl moved on meanwhile")
             added = self._insert_pages(conn, rows) if rows else 0
             if not self._bump_counters(conn, run_id, {"pages_queued": added}):
                 conn.rollback()
@@ -322,16 +329,6 @@ class Store:
                 self._run_status(conn, run_id)
         return count, -1 if deepest is None else deepest, -1 if highest is None else highest
 
-    def visited_keys(self, run_id: str) -> tuple[list[str], list[str]]:
-        """The url_keys of the run's pages, and the final URLs (as recorded) of those that
-        ended elsewhere: together, every URL the crawl has seen."""
-        query = select(pages.c.url_key, pages.c.final_url).where(pages.c.run_id == run_id)
-        with read_transaction(self._engine) as conn:
-            rows = conn.execute(query).all()
-        keys = [key for key, _ in rows]
-        finals = [final for key, final in rows if final and final != key]
-        return keys, finals
-
     def ok_scores(self, run_id: str) -> list[float | None]:
         """The scores of the run's audited (``ok``) pages, in ``seq`` order."""
         query = (
@@ -358,8 +355,10 @@ class Store:
     ) -> bool:
         """Set a page's result (``page_data``: the PageResult as the result shows it; its
         ``score`` and ``error`` are also kept in columns) and replace its findings, in one
-        transaction; ``final_url`` and ``links`` are what the crawl needs of it. Idempotent:
-        recording the same page again leaves one copy. Returns False, writing nothing, when
+        transaction; ``final_url`` and ``links`` are what the crawl needs of it, and those
+        reported earlier (``jobs.store.crawl_scan.note_page``) stay: the crawl may have
+        decided pages from them already. Idempotent: recording the same page again leaves
+        one copy. Returns False, writing nothing, when
         the run is already finished, or with ``if_pending`` when the page already has a
         result: the first result recorded is then final. Workers record so, because a worker
         that was frozen past its lease finishes the page late, after the worker that took it
@@ -372,6 +371,8 @@ class Store:
             page = self._locked_page(conn, run_id, url_key)
             if if_pending and page.status in PAGE_DONE:
                 return False
+            final_url = page.final_url if page.final_url is not None else final_url
+            links = page.links if page.links is not None else links
             removed = conn.execute(
                 delete(findings).where(findings.c.page_id == page.id)
                 .returning(findings.c.kind, findings.c.impact)
@@ -384,7 +385,8 @@ class Store:
                     data=dict(page_data), duration_ms=duration_ms,
                     timings=None if timings is None else dict(timings),
                     finding_count=sum(r.kind == "finding" for r in findings_of_page),
-                    final_url=final_url, links=None if links is None else list(links),
+                    final_url=final_url, final_key=redirect_key(url_key, final_url),
+                    links=None if links is None else list(links),
                     updated_at=utc_now(),
                 )
             )
@@ -487,10 +489,10 @@ class Store:
 
     @staticmethod
     def _locked_page(conn: Connection, run_id: str, url_key: str) -> Row[Any]:
-        """The page's id, seq and status, locked until the transaction ends, so a concurrent
+        """The page's id, seq, status, final URL and links, locked until the transaction ends, so a concurrent
         record of the same page waits and then sees this one's result as its "before"."""
         query = (
-            select(pages.c.id, pages.c.seq, pages.c.status)
+            select(pages.c.id, pages.c.seq, pages.c.status, pages.c.final_url, pages.c.links)
             .where(pages.c.run_id == run_id, pages.c.url_key == url_key)
             .with_for_update()
         )

@@ -31,7 +31,7 @@ def test_migrations_build_exactly_the_declared_schema(store_target):
     try:
         with engine.connect() as conn:
             context = MigrationContext.configure(conn, opts={"compare_type": True})
-            assert context.get_current_revision() == HEAD == "0003"
+            assert context.get_current_revision() == HEAD == "0004"
             assert compare_metadata(context, metadata) == []
     finally:
         engine.dispose()
