@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+from tests.support.snapshot_tree import find_node
+
 PAGE = """<title>Shop</title><main>
 <h1>Hello <b>world</b></h1>
 <nav aria-label="Main"><ul><li><a href="/a">Alpha</a></li><li><a href="/b">Beta</a></li></ul></nav>
@@ -18,17 +20,6 @@ PAGE = """<title>Shop</title><main>
 <div hidden>secret</div>
 </main>"""
 
-
-def _find(node, role, name=None):
-    """Depth-first search of the compact tree."""
-    if isinstance(node, dict):
-        if node.get("role") == role and (name is None or node.get("name") == name):
-            return node
-        for child in node.get("children", []):
-            found = _find(child, role, name)
-            if found:
-                return found
-    return None
 
 
 def _referenced(node):
@@ -49,27 +40,27 @@ async def test_snapshot_roles_names_states_compact(mcp, site):
     data = await mcp.ok("accessibility_snapshot", {})
     tree = data["tree"]
     assert tree["role"] == "RootWebArea" and tree["name"] == "Shop"
-    assert _referenced(_find(tree, "heading", "Hello world")) == {"role": "heading", "name": "Hello world", "level": 1}
-    nav = _find(tree, "navigation", "Main")
-    assert [link["name"] for link in (_find(nav, "list") or {}).get("children", []) for link in link["children"]] \
+    assert _referenced(find_node(tree, "heading", "Hello world")) == {"role": "heading", "name": "Hello world", "level": 1}
+    nav = find_node(tree, "navigation", "Main")
+    assert [link["name"] for link in (find_node(nav, "list") or {}).get("children", []) for link in link["children"]] \
         == ["Alpha", "Beta"]
-    assert _referenced(_find(tree, "textbox", "Email")) == {"role": "textbox", "name": "Email", "value": "a@b.c",
+    assert _referenced(find_node(tree, "textbox", "Email")) == {"role": "textbox", "name": "Email", "value": "a@b.c",
                                                            "required": True}
-    assert _find(tree, "checkbox", "I agree")["checked"] is True
-    button = _find(tree, "button", "More")
+    assert find_node(tree, "checkbox", "I agree")["checked"] is True
+    button = find_node(tree, "button", "More")
     assert _referenced(button) == {"role": "button", "name": "More", "disabled": True, "expanded": False,
                                    "haspopup": "menu"}
     assert "Plain words" in _texts(tree)
-    assert _referenced(_find(tree, "slider")) == {"role": "slider", "name": "Volume", "value": 3, "valuemin": 0,
+    assert _referenced(find_node(tree, "slider")) == {"role": "slider", "name": "Volume", "value": 3, "valuemin": 0,
                                                   "valuemax": 10}
-    assert all("level" not in item for item in _find(nav, "list")["children"])
+    assert all("level" not in item for item in find_node(nav, "list")["children"])
     assert "secret" not in json.dumps(tree)
-    assert _find(tree, "generic") is None and _find(tree, "InlineTextBox") is None
+    assert find_node(tree, "generic") is None and find_node(tree, "InlineTextBox") is None
     assert data["count"] == len(json.dumps(tree).split('"role"')) - 1 + len(_texts(tree))
     full = await mcp.ok("accessibility_snapshot", {"interesting_only": False})
     assert full["count"] > data["count"]
-    assert _find(full["tree"], "generic") is not None
-    assert _find(full["tree"], "StaticText", "Plain words") is not None
+    assert find_node(full["tree"], "generic") is not None
+    assert find_node(full["tree"], "StaticText", "Plain words") is not None
 
 
 async def test_snapshot_subtree_by_root_selector(mcp, site):
@@ -77,7 +68,7 @@ async def test_snapshot_subtree_by_root_selector(mcp, site):
     data = await mcp.ok("accessibility_snapshot", {"root": "nav"})
     assert data["tree"]["role"] == "navigation" and data["tree"]["name"] == "Main"
     assert data["count"] == 6  # navigation, list, two items, two links
-    assert _find(data["tree"], "heading") is None
+    assert find_node(data["tree"], "heading") is None
     wrapper = await mcp.ok("accessibility_snapshot", {"root": "form > div"})
     assert wrapper["tree"] == {"role": "generic", "children": ["Plain words"]}
     err = await mcp.fail("accessibility_snapshot", {"root": "#missing", "timeout_ms": 200})
@@ -91,8 +82,8 @@ async def test_snapshot_inlines_same_site_and_cross_site_iframes(mcp, site):
     page = site.route("/a11y/frames", f"<h1>Outer</h1><iframe src='{inner}'></iframe><iframe src='{cross}'></iframe>")
     await mcp.ok("page_navigate", {"url": page})
     data = await mcp.ok("accessibility_snapshot", {})
-    same = _find(data["tree"], "button", "Inside same")
-    other = _find(data["tree"], "button", "Inside cross")
+    same = find_node(data["tree"], "button", "Inside same")
+    other = find_node(data["tree"], "button", "Inside cross")
     assert same is not None and other is not None
     frames = [n for n in data["tree"]["children"] if n.get("role") == "Iframe"]
     assert [f["children"][0]["name"] for f in frames] == ["Inner", "Cross"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+from tests.support.snapshot_tree import find_node
+
 FORM = """<title>Refs</title><main>
 <h1>Sign up</h1>
 <label>Name <input id=name></label>
@@ -15,16 +17,6 @@ FORM = """<title>Refs</title><main>
 <section id=extra><h2>Extra</h2><button id=gone>Remove me</button></section>
 </main>"""
 
-
-def _find(node, role, name=None):
-    if isinstance(node, dict):
-        if node.get("role") == role and (name is None or node.get("name") == name):
-            return node
-        for child in node.get("children", []):
-            found = _find(child, role, name)
-            if found:
-                return found
-    return None
 
 
 def _entries(node, depth=0):
@@ -42,9 +34,9 @@ def _sent(data) -> int:
 async def test_references_from_snapshots_act_until_the_element_or_page_goes(mcp, site):
     await mcp.ok("page_navigate", {"url": site.route("/refs/form", FORM)})
     tree = (await mcp.ok("accessibility_snapshot"))["tree"]
-    name, agree, send = _find(tree, "textbox", "Name"), _find(tree, "checkbox", "I agree"), _find(tree, "button", "Send")
+    name, agree, send = find_node(tree, "textbox", "Name"), find_node(tree, "checkbox", "I agree"), find_node(tree, "button", "Send")
     assert all(re.fullmatch(r"e[1-9][0-9]*", node["ref"]) for node in (name, agree, send))
-    assert _find(tree, "heading", "Sign up")["ref"] and "ref" not in _find(tree, "main")
+    assert find_node(tree, "heading", "Sign up")["ref"] and "ref" not in find_node(tree, "main")
 
     await mcp.ok("element_fill", {"selector": name["ref"], "value": "Ada"})
     await mcp.ok("element_click", {"selector": agree["ref"]})
@@ -63,7 +55,7 @@ async def test_references_from_snapshots_act_until_the_element_or_page_goes(mcp,
     await mcp.ok("page_navigate", {"url": site.route("/refs/form-again", FORM)})
     err = await mcp.fail("element_fill", {"selector": name["ref"], "value": "x"})
     assert err["code"] == "stale_reference" and "navigated" in err["message"]
-    fresh = _find((await mcp.ok("accessibility_snapshot"))["tree"], "textbox", "Name")["ref"]
+    fresh = find_node((await mcp.ok("accessibility_snapshot"))["tree"], "textbox", "Name")["ref"]
     assert int(fresh[1:]) > int(send["ref"][1:])  # never reused within the tab
     assert (await mcp.fail("element_click", {"selector": "e999999"}))["code"] == "element_not_found"
 
@@ -104,7 +96,7 @@ async def test_budgets_page_through_the_whole_snapshot_and_root_limits_it(mcp, s
 
     tail = await mcp.ok("page_inspect", {"root": "#tail"})
     assert [i["name"] for i in tail["items"]] == ["Tail", "Last"] and tail["total"] == 2
-    section = _find(whole["tree"], "heading", "Tail")
+    section = find_node(whole["tree"], "heading", "Tail")
     by_ref = await mcp.ok("accessibility_snapshot", {"root": section["ref"]})
     assert by_ref["tree"]["role"] == "heading" and by_ref["total"] == 1
     subtree = await mcp.ok("accessibility_snapshot", {"root": "#tail"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from tests.support.snapshot_tree import find_node
 from tools.snapshot_delta import FlatTree, flatten, items_delta, tree_delta
 
 _NAV = "".join(f"<li><a href='/s/{n}'>{n}</a></li>" for n in ("Home", "Products", "Pricing", "Docs", "Blog", "Support"))
@@ -20,16 +21,6 @@ PAGE = f"""<!doctype html><html lang=en><title>Sign up</title>
 <footer><p>Example shop, 2026</p><div id=box style="width:200px;height:80px;background:#ccd">Box</div></footer>"""
 
 
-def _find(node, role, name=None):
-    if isinstance(node, dict):
-        if node.get("role") == role and (name is None or node.get("name") == name):
-            return node
-        for child in node.get("children", []):
-            found = _find(child, role, name)
-            if found:
-                return found
-    return None
-
 
 async def _text(mcp, name, args):
     """The result's text block as an agent reads it, and the data."""
@@ -42,7 +33,7 @@ async def test_since_answers_unchanged_or_only_what_changed(mcp, site):
     await mcp.ok("page_navigate", {"url": site.route("/delta/page", PAGE)})
     full_text, full = await _text(mcp, "accessibility_snapshot", {})
     assert full["snapshot_id"] and full["tree"]["role"] == "RootWebArea" and "since" not in full
-    email = _find(full["tree"], "textbox", "Email")
+    email = find_node(full["tree"], "textbox", "Email")
 
     text, same = await _text(mcp, "accessibility_snapshot", {"since": "last"})
     assert same == {"snapshot_id": same["snapshot_id"], "since": full["snapshot_id"], "unchanged": True}
@@ -58,7 +49,7 @@ async def test_since_answers_unchanged_or_only_what_changed(mcp, site):
     await mcp.js("""document.getElementById('nav').insertAdjacentHTML('beforeend', "<li><a href='/s/new'>New</a></li>");
                     document.getElementById('title').remove(); 0""")
     added = await mcp.ok("accessibility_snapshot", {"since": "last"})
-    heading = _find(full["tree"], "heading", "Sign up")
+    heading = find_node(full["tree"], "heading", "Sign up")
     assert added["removed"] == [{"ref": heading["ref"], "role": "heading", "name": "Sign up"}]
     [new] = added["added"]
     assert new["role"] == "listitem" and new["index"] == 6 and new["children"][0]["name"] == "New"
@@ -70,8 +61,8 @@ async def test_since_answers_unchanged_or_only_what_changed(mcp, site):
     link = new["children"][0]["ref"]
     assert (await mcp.ok("element_get_text", {"selector": link}))["text"] == "New"  # refs act at once
     again = await mcp.ok("accessibility_snapshot", {})
-    assert _find(again["tree"], "link", "New")["ref"] == link  # the full snapshot says the same refs
-    assert _find(again["tree"], "textbox", "Email")["ref"] == email["ref"]
+    assert find_node(again["tree"], "link", "New")["ref"] == link  # the full snapshot says the same refs
+    assert find_node(again["tree"], "textbox", "Email")["ref"] == email["ref"]
 
     since_full = await mcp.ok("accessibility_snapshot", {"since": full["snapshot_id"]})
     assert {c["ref"] for c in since_full["changed"]} == {email["ref"]} and len(since_full["added"]) == 1
@@ -92,7 +83,7 @@ async def test_since_answers_unchanged_or_only_what_changed(mcp, site):
     await mcp.ok("page_navigate", {"url": site.route("/delta/other", PAGE)})
     moved_on = await mcp.ok("accessibility_snapshot", {"since": "last"})
     assert moved_on["document_changed"] is True and moved_on["tree"]["role"] == "RootWebArea"
-    assert _find(moved_on["tree"], "textbox", "Email")["ref"] != email["ref"]
+    assert find_node(moved_on["tree"], "textbox", "Email")["ref"] != email["ref"]
     assert (await mcp.ok("page_inspect", {"since": "last"}))["document_changed"] is True
 
 
@@ -100,7 +91,7 @@ async def test_actions_return_what_they_changed(mcp, site):
     navigated = await mcp.ok("page_navigate", {"url": site.route("/delta/act", PAGE), "snapshot": "delta"})
     tree = navigated["snapshot"]["tree"]  # no snapshot before: a full one
     assert navigated["status"] == 200 and tree["name"] == "Sign up"
-    send = _find(tree, "button", "Send")
+    send = find_node(tree, "button", "Send")
 
     clicked = await mcp.ok("element_click", {"selector": send["ref"], "snapshot": "delta"})
     delta = clicked["snapshot"]
@@ -111,7 +102,7 @@ async def test_actions_return_what_they_changed(mcp, site):
     assert delta["focus"] == send["ref"]
 
     checked = await mcp.ok("element_check", {"selector": "#agree", "snapshot": "delta"})
-    agree = _find(tree, "checkbox", "I agree to the terms")
+    agree = find_node(tree, "checkbox", "I agree to the terms")
     assert checked["snapshot"]["changed"] == [{"ref": agree["ref"], "role": "checkbox", "name": "I agree to the terms",
                                                "checked": True}]
     pressed = await mcp.ok("input_keyboard_press", {"key": "Tab", "snapshot": "delta"})
@@ -120,7 +111,7 @@ async def test_actions_return_what_they_changed(mcp, site):
     reloaded = await mcp.ok("page_reload", {"snapshot": "delta"})
     assert reloaded["snapshot"]["document_changed"] is True and "tree" in reloaded["snapshot"]
     full = await mcp.ok("element_fill", {"selector": "#name", "value": "Ada", "snapshot": "full"})
-    assert _find(full["snapshot"]["tree"], "textbox", "Name")["value"] == "Ada"
+    assert find_node(full["snapshot"]["tree"], "textbox", "Name")["value"] == "Ada"
     assert "snapshot" not in await mcp.ok("element_fill", {"selector": "#name", "value": "Bo"})
     assert (await mcp.fail("element_click", {"selector": "#send", "snapshot": "all"}))["details"][0]["field"] == "snapshot"
 
