@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from tools.catalog import LISTING, PROFILES, catalog, listing_text, load, selected, selection  # noqa: E402
-from tools.registry import Tool  # noqa: E402
+from tools.registry import EFFECTS, Tool, mcp_annotations  # noqa: E402
 
 OUT = ROOT / "docs" / "tools.md"
 
@@ -89,6 +89,40 @@ def _contexts() -> list[str]:
             "`--max-contexts`).", ""]
 
 
+def _order_and_effects(tools: list[Tool]) -> list[str]:
+    """The listing's fixed order and what each ``effect`` word means as MCP annotations."""
+    lines = ["## Order and annotations", "",
+             "tools/list always lists the tools in this document's order, the spec catalog's: namespace by "
+             "namespace in alphabetical order, then by name. Over stdio and Streamable HTTP, in either "
+             "protocol era, with or without the `context` argument, under any profile and in "
+             "`--list-tools` the order is the same; a selection only leaves tools out.", "",
+             "Every tool carries all four MCP tool annotations, derived from the one word its declaration "
+             "names for what a call may do (with any arguments) to the browser, the server's records and "
+             "the output directory. `openWorldHint` is true when a call may make the browser reach hosts "
+             "the arguments or a page choose: it navigates or fetches, runs code the caller wrote, or "
+             "delivers input whose default action follows a link or submits a form.", "",
+             "| effect | readOnlyHint | destructiveHint | idempotentHint | tools | openWorldHint true |",
+             "|---|---|---|---|---|---|"]
+    for effect in EFFECTS:
+        hints = mcp_annotations(effect, False)  # type: ignore[arg-type]
+        chosen = [t for t in tools if t.effect == effect]
+        lines.append(f"| `{effect}` | {str(hints['readOnlyHint']).lower()} | {str(hints['destructiveHint']).lower()} "
+                     f"| {str(hints['idempotentHint']).lower()} | {len(chosen)} | {sum(t.open_world for t in chosen)} |")
+    return [*lines, "", "- `reads`: changes nothing.",
+            "- `sets`: changes something to what the arguments say; a repeat changes nothing more.",
+            "- `acts`: each call does something again (a click, a tab, a check in the report, a new file).",
+            "- `deletes`: may delete or overwrite what outlives the page (cookies, web storage, saved "
+            "states, recorded steps and checks, buffered messages, extensions, the browser) or runs "
+            "the caller's code, which may; a repeat deletes nothing more.",
+            "- `destroys`: as `deletes`, and each call may delete more (the current tab).", ""]
+
+
+def _hints(t: Tool) -> str:
+    """One line per tool: its effect word and the four annotations tools/list sends."""
+    hints = " · ".join(f"{hint} {str(value).lower()}" for hint, value in t.annotations.items())
+    return f"**Effect:** `{t.effect}` · {hints}"
+
+
 def render(tools: list[Tool]) -> str:
     summary = catalog(tools)
     lines = [
@@ -102,6 +136,7 @@ def render(tools: list[Tool]) -> str:
         "|---|---|",
         *[f"| `{ns}_` | {count} |" for ns, count in summary["categories"].items()],
         "",
+        *_order_and_effects(tools),
         *_profiles(),
         *_contexts(),
     ]
@@ -110,7 +145,7 @@ def render(tools: list[Tool]) -> str:
         if t.namespace != current:
             current = t.namespace
             lines += [f"## {current}_", ""]
-        lines += [f"### `{t.name}`", "", t.description, "", "**Input**", "", *_fields(t.input_schema), "",
+        lines += [f"### `{t.name}`", "", t.description, "", _hints(t), "", "**Input**", "", *_fields(t.input_schema), "",
                   "**Output**", "", *_fields(t.output_schema), ""]
     return "\n".join(lines).rstrip() + "\n"
 

@@ -192,7 +192,8 @@ def _build(config: ServerConfig, tools_loaded: trio.Event | None, *,
         from tools.schema import with_context as plus_context
 
         schema = plus_context(t.input_schema) if with_context else t.input_schema
-        return types.Tool(name=t.name, description=t.description, input_schema=schema, output_schema=t.output_schema)
+        return types.Tool(name=t.name, description=t.description, input_schema=schema, output_schema=t.output_schema,
+                          annotations=types.ToolAnnotations.model_validate(t.annotations))
 
     @cache
     def listing(with_context: bool) -> list[types.Tool]:

@@ -19,7 +19,7 @@ How to add a tool
    ``tools/js/<name>.js``, loaded with ``cdpdriver.scripts.load_script("tools", name)``.
 2. **The declaration**, the only one there is::
 
-       @tool("page_get_title", NoInput, TitleOutput)
+       @tool("page_get_title", NoInput, TitleOutput, effect="reads")
        async def get_title(session: ToolSession, args: NoInput) -> TitleOutput:
            \"\"\"Return the current tab's page title (what an agent reads).\"\"\"
 
@@ -31,6 +31,11 @@ How to add a tool
    Tools built from a table (one handler shape, many rows) call
    ``tool(name, Input, Output, description=row.description)(handler)``. Add
    ``records=True`` when the call changes the page, so recordings keep it.
+   ``effect`` is required: ``reads``, ``sets``, ``acts``, ``deletes`` or
+   ``destroys`` (``tools.registry.EFFECTS`` says which MCP annotations each
+   means), judged by what the handler may do with any arguments; add
+   ``open_world=True`` when it may navigate, fetch, run the caller's code or
+   click/press (``tests/tools/test_annotations.py`` holds them to it).
    **Imports**: a namespace module imports only declarations and models at
    its top (``pydantic``, ``tools.models``, ``tools.registry``, ``tools.errors``);
    the driver, ``trio``, ``tools.locate``/``session``/``tab``, ``audit`` and the

@@ -10,7 +10,16 @@ tools/list entry (name, description, input and output schema), generated from
 the registry by ``scripts/gen_tool_docs.py``, so ``tools/list`` and
 ``--list-tools`` build no model and no schema at start (that costs about a third
 of a second; a test keeps the file equal to the registry). A call still loads
-the registry, whose models validate it.
+the registry, whose models validate it. Each entry carries the tool's MCP
+annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint), derived
+from the ``effect`` its declaration names (``tools.registry.EFFECTS``).
+
+The order is fixed and documented (docs/tools.md): the spec catalog's, namespace by
+namespace in alphabetical order, then by name (:func:`listing_order`). Every listing
+(tools/list over stdio and HTTP, in either protocol era, with or without the
+``context`` argument, under any profile, and ``--list-tools``) keeps it, so a client
+that caches or diffs the list, or a model prompted with it, sees the same bytes
+each time; a selection is the same order with tools left out.
 
 Profiles are named selections for ``--profile``: an agent that only fills forms
 should not pay, on every session, for the tokens of 169 tool descriptions.
@@ -69,8 +78,13 @@ PROFILES: dict[str, Profile] = {
 }
 
 
+def listing_order(name: str) -> tuple[str, str]:
+    """The sort key of every listing: namespace, then name (the spec catalog's order)."""
+    return name.split("_", 1)[0], name
+
+
 def load() -> list[Tool]:
-    """Every declared tool, sorted by name."""
+    """Every declared tool, in :func:`listing_order`."""
     from . import namespaces
     from .registry import REGISTRY
 
@@ -79,7 +93,7 @@ def load() -> list[Tool]:
         for module in sorted(m.name for m in pkgutil.iter_modules(namespaces.__path__)):
             importlib.import_module(f"{namespaces.__name__}.{module}")
         _loaded = True
-    return sorted(REGISTRY.values(), key=lambda t: t.name)
+    return sorted(REGISTRY.values(), key=lambda t: listing_order(t.name))
 
 
 @dataclass(frozen=True)
@@ -88,6 +102,7 @@ class Listed:
 
     name: str
     description: str
+    annotations: dict[str, bool]
     input_schema: dict[str, Any]
     output_schema: dict[str, Any]
 
@@ -97,13 +112,13 @@ class Listed:
 
     def entry(self) -> dict[str, Any]:
         """The tools/list entry, keyed as MCP spells it."""
-        return {"name": self.name, "description": self.description, "inputSchema": self.input_schema,
-                "outputSchema": self.output_schema}
+        return {"name": self.name, "description": self.description, "annotations": self.annotations,
+                "inputSchema": self.input_schema, "outputSchema": self.output_schema}
 
 
 def listing_of(tools: list[Tool]) -> list[dict[str, Any]]:
     """The tools/list entries of declared tools: what ``tool_list.json`` must hold."""
-    return [Listed(t.name, t.description, t.input_schema, t.output_schema).entry() for t in tools]
+    return [Listed(t.name, t.description, t.annotations, t.input_schema, t.output_schema).entry() for t in tools]
 
 
 def listing_text(tools: list[Tool]) -> str:
@@ -113,8 +128,9 @@ def listing_text(tools: list[Tool]) -> str:
 
 @cache
 def _listed() -> list[Listed]:
-    return [Listed(e["name"], e["description"], e["inputSchema"], e["outputSchema"])
-            for e in json.loads(LISTING.read_text(encoding="utf-8"))]
+    entries = json.loads(LISTING.read_text(encoding="utf-8"))
+    return sorted((Listed(e["name"], e["description"], e["annotations"], e["inputSchema"], e["outputSchema"])
+                   for e in entries), key=lambda t: listing_order(t.name))
 
 
 def selection(profiles: set[str] | None, namespaces_filter: set[str] | None,
@@ -145,6 +161,8 @@ class _Named(Protocol):
     def namespace(self) -> str: ...
     @property
     def description(self) -> str: ...
+    @property
+    def annotations(self) -> dict[str, bool]: ...
 
 
 def _chosen(tools: list[Any], namespaces_filter: set[str] | None, names: set[str] | None) -> list[Any]:
@@ -164,16 +182,17 @@ def listed(namespaces_filter: set[str] | None = None, names: set[str] | None = N
 
 
 def catalog(tools: list[_Named]) -> dict[str, Any]:
-    """``--list-tools`` output: tools, per-namespace counts, total."""
+    """``--list-tools`` output: tools (with their MCP annotations), per-namespace counts, total."""
     categories: dict[str, int] = {}
     for t in tools:
         categories[t.namespace] = categories.get(t.namespace, 0) + 1
     return {
-        "tools": [{"name": t.name, "description": t.description, "category": t.namespace} for t in tools],
+        "tools": [{"name": t.name, "description": t.description, "category": t.namespace,
+                   "annotations": t.annotations} for t in tools],
         "categories": dict(sorted(categories.items())),
         "total": len(tools),
     }
 
 
-__all__ = ["LISTING", "PROFILES", "Listed", "catalog", "listed", "listing_of", "listing_text", "load", "selected",
-           "selection"]
+__all__ = ["LISTING", "PROFILES", "Listed", "catalog", "listed", "listing_of", "listing_order", "listing_text", "load",
+           "selected", "selection"]

@@ -4,6 +4,10 @@ A declaration is a handler with its input and output models. The MCP tool
 list, the ``--list-tools`` catalog, the docs and ``batch_execute`` all read
 this registry (the first two through ``tool_list.json``, generated from it:
 ``tools.catalog``), so there is exactly one dispatcher: ``call``.
+
+Each declaration also says what a call does to the world around it, its ``effect``: one
+word (:data:`EFFECTS`) from which MCP's tool annotations derive, so a client deciding
+whether to ask before a call reads what the declaration says, not a list kept elsewhere.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
@@ -26,6 +30,42 @@ if TYPE_CHECKING:
 
 Handler = Callable[["ToolSession", Any], Awaitable[BaseModel]]
 
+Effect = Literal["reads", "sets", "acts", "deletes", "destroys"]
+
+#: What a call may do, with any arguments (MCP's hints say "may"), to what the agent works
+#: with: the browser (pages, tabs, cookies, storage, emulation, routes), the server's own
+#: records (console and request buffers, recordings, test checks, traces) and the files in the
+#: output directory. Each word is (readOnlyHint, destructiveHint, idempotentHint):
+#:
+#: - ``reads``: changes nothing (the refs and snapshot ids a read hands out are its answer);
+#: - ``sets``: changes something to what the arguments say, so a repeat changes nothing more
+#:   (a viewport, a field's value, a started trace), and deletes nothing kept;
+#: - ``acts``: each call does something again (a click, a new tab, a check in the report, a
+#:   new file), and deletes nothing kept;
+#: - ``deletes``: may delete or overwrite what is kept (cookies, web storage, saved states,
+#:   recorded steps and checks, buffered messages, extensions, the browser) or runs code of the
+#:   caller's that may; a repeat deletes nothing more;
+#: - ``destroys``: as ``deletes``, and each call may delete more (close the current tab).
+#:
+#: Kept means it outlives the page: what a page's own scripts do in answer to an action (a
+#: click that submits a form) is the open world, ``open_world``, not the tool's effect. Files
+#: a tool produces (screenshots, PDFs, traces, reports) are output it adds, even at a path the
+#: caller names twice; a saved state is kept data, which state_save may overwrite.
+EFFECTS: dict[str, tuple[bool, bool, bool]] = {
+    "reads": (True, False, True),
+    "sets": (False, False, True),
+    "acts": (False, False, False),
+    "deletes": (False, True, True),
+    "destroys": (False, True, False),
+}
+
+
+def mcp_annotations(effect: Effect, open_world: bool) -> dict[str, bool]:
+    """MCP's tool annotations, spelled as tools/list sends them (all four, always)."""
+    read_only, destructive, idempotent = EFFECTS[effect]
+    return {"readOnlyHint": read_only, "destructiveHint": destructive, "idempotentHint": idempotent,
+            "openWorldHint": open_world}
+
 
 @dataclass(frozen=True)
 class Tool:
@@ -35,10 +75,16 @@ class Tool:
     output_model: type[BaseModel]
     handler: Handler = field(compare=False)
     records: bool = False
+    effect: Effect = "acts"
+    open_world: bool = False
 
     @property
     def namespace(self) -> str:
         return self.name.split("_", 1)[0]
+
+    @property
+    def annotations(self) -> dict[str, bool]:
+        return mcp_annotations(self.effect, self.open_world)
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:
@@ -59,6 +105,8 @@ def tool(
     *,
     description: str | None = None,
     records: bool = False,
+    effect: Effect,
+    open_world: bool = False,
 ) -> Callable[[Handler], Handler]:
     """Declare a tool: the only way a handler becomes one.
 
@@ -67,6 +115,11 @@ def tool(
     and calls ``tool(name, In, Out, description=…)(handler)``. Either text is
     written for an agent and laid out like a docstring. ``records`` marks tools
     whose calls a recording keeps (they change the page).
+
+    ``effect`` is required, so no tool reaches tools/list without saying what it does
+    (:data:`EFFECTS`); ``open_world`` marks a call that may make the browser reach hosts the
+    arguments or a page choose: it navigates or fetches, runs code the caller wrote, or
+    delivers input whose default action follows a link or submits a form.
     """
 
     def register(handler: Handler) -> Handler:
@@ -77,7 +130,11 @@ def tool(
         text = _paragraphs(inspect.cleandoc(description if description is not None else handler.__doc__ or ""))
         if not text:
             raise ValueError(f"tool {name} has no description")
-        REGISTRY[name] = Tool(name, text, input, output, handler, records)
+        if effect not in EFFECTS:
+            raise ValueError(f"tool {name}: effect {effect!r} is not one of {', '.join(EFFECTS)}")
+        if records and effect == "reads":
+            raise ValueError(f"tool {name}: a recording keeps it because it changes the page, so it cannot only read")
+        REGISTRY[name] = Tool(name, text, input, output, handler, records, effect, open_world)
         return handler
 
     return register

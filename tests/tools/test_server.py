@@ -25,7 +25,7 @@ def test_list_tools_shape_and_counts():
     assert set(data) == {"tools", "categories", "total"}
     assert data["total"] == len(data["tools"]) == sum(data["categories"].values())
     for entry in data["tools"]:
-        assert set(entry) == {"name", "description", "category"}
+        assert set(entry) == {"name", "description", "category", "annotations"}
         assert entry["name"].startswith(entry["category"] + "_")
         assert len(entry["description"]) > 20
     assert data["categories"]["browser"] == 2

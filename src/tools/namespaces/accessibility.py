@@ -262,7 +262,7 @@ async def _subtree(session: ToolSession, selector: str, timeout_ms: int
     return element.frame, nodes, root["nodeId"]
 
 
-@tool("accessibility_snapshot", SnapshotInput, SnapshotOutput)
+@tool("accessibility_snapshot", SnapshotInput, SnapshotOutput, effect="reads")
 async def accessibility_snapshot(session: ToolSession, args: SnapshotInput) -> SnapshotOutput:
     """The accessibility tree screen readers get (roles, names, states), with a ref for each
     control; root limits it to a subtree."""

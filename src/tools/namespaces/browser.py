@@ -21,7 +21,7 @@ class LaunchOutput(MessageOutput):
     context: str = Field(description="The browser context the calls act on: pass it as `context` over stateless HTTP")
 
 
-@tool("browser_launch", LaunchInput, LaunchOutput)
+@tool("browser_launch", LaunchInput, LaunchOutput, effect="destroys")
 async def browser_launch(session: ToolSession, args: LaunchInput) -> LaunchOutput:
     """Start the browser, e.g. headed (page tools start a headless one); over HTTP, open a
     browser context of your own in the server's browser."""
@@ -31,7 +31,7 @@ async def browser_launch(session: ToolSession, args: LaunchInput) -> LaunchOutpu
     return LaunchOutput(message=f"{product} running ({mode})", context=session.handle)
 
 
-@tool("browser_quit", NoInput, MessageOutput)
+@tool("browser_quit", NoInput, MessageOutput, effect="deletes")
 async def browser_quit(session: ToolSession, args: NoInput) -> MessageOutput:
     """Close the browser and all its tabs; over HTTP, your browser context only."""
     closed = await session.quit()

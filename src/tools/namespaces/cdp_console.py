@@ -106,7 +106,7 @@ class ConsoleDebuggerOutput(MessageOutput):
     tabs: int = Field(description="Tabs it applies to now (tabs opened later are included too)")
 
 
-@tool("cdp_enable_console_debugger", NoInput, ConsoleDebuggerOutput)
+@tool("cdp_enable_console_debugger", NoInput, ConsoleDebuggerOutput, effect="sets")
 async def cdp_enable_console_debugger(session: ToolSession, args: NoInput) -> ConsoleDebuggerOutput:
     """Record async stacks of console entries and report violations (long tasks) in every tab."""
     from ..recording import tab_alive
@@ -123,7 +123,7 @@ async def cdp_enable_console_debugger(session: ToolSession, args: NoInput) -> Co
     return ConsoleDebuggerOutput(message="console debugger on: async stacks and violation reports", tabs=len(tabs))
 
 
-@tool("cdp_disable_console_debugger", NoInput, ConsoleDebuggerOutput)
+@tool("cdp_disable_console_debugger", NoInput, ConsoleDebuggerOutput, effect="sets")
 async def cdp_disable_console_debugger(session: ToolSession, args: NoInput) -> ConsoleDebuggerOutput:
     """Undo cdp_enable_console_debugger."""
     from ..recording import tab_alive
@@ -195,7 +195,7 @@ def _entry(message: dict[str, Any]) -> dict[str, Any]:
             "column": stack[0]["column"] if stack else 0, "timestamp": message.get("timestamp"), "stack": stack}
 
 
-@tool("cdp_get_console_entries", ConsoleEntriesInput, ConsoleEntriesOutput)
+@tool("cdp_get_console_entries", ConsoleEntriesInput, ConsoleEntriesOutput, effect="reads")
 async def cdp_get_console_entries(session: ToolSession, args: ConsoleEntriesInput) -> ConsoleEntriesOutput:
     """Console calls and uncaught errors with stack traces."""
     tab = await session.tab()
@@ -264,7 +264,7 @@ class BrowserLogsOutput(ToolOutput):
     dropped: int = Field(description="Older entries the tab no longer keeps (0 when none)")
 
 
-@tool("cdp_get_browser_logs", BrowserLogsInput, BrowserLogsOutput)
+@tool("cdp_get_browser_logs", BrowserLogsInput, BrowserLogsOutput, effect="reads")
 async def cdp_get_browser_logs(session: ToolSession, args: BrowserLogsInput) -> BrowserLogsOutput:
     """The browser's own log (deprecations, interventions, errors, violations), not console.log."""
     tab = await session.tab()

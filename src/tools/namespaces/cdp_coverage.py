@@ -104,7 +104,7 @@ async def _enable(record: CoverageRecord) -> None:
         await send("CSS.startRuleUsageTracking", timeout=10)
 
 
-@tool("cdp_start_coverage", StartCoverageInput, MessageOutput)
+@tool("cdp_start_coverage", StartCoverageInput, MessageOutput, effect="sets")
 async def cdp_start_coverage(session: ToolSession, args: StartCoverageInput) -> MessageOutput:
     """Record which JS and CSS is used; start before navigating."""
     from ..recording import attach_helper, start_background
@@ -227,7 +227,7 @@ def _trimmed(report: dict[str, Any] | None, items: str, lists: dict[str, int]) -
     return out
 
 
-@tool("cdp_stop_coverage", NoInput, StopCoverageOutput)
+@tool("cdp_stop_coverage", NoInput, StopCoverageOutput, effect="sets")
 async def cdp_stop_coverage(session: ToolSession, args: NoInput) -> StopCoverageOutput:
     """Stop coverage: used and unused bytes, functions and CSS rules per file, saved as JSON too."""
     from ..recording import stamp

@@ -112,7 +112,7 @@ async def _apply_network(tab: Tab) -> None:
     await tab.session.send("Network.emulateNetworkConditions", params, timeout=10)
 
 
-@tool("cdp_emulate_network", EmulateNetworkInput, EmulateNetworkOutput)
+@tool("cdp_emulate_network", EmulateNetworkInput, EmulateNetworkOutput, effect="sets")
 async def cdp_emulate_network(session: ToolSession, args: EmulateNetworkInput) -> EmulateNetworkOutput:
     """Throttle the network (a preset, or latency ms and throughput bytes/s) until
     cdp_clear_network_emulation."""
@@ -138,7 +138,7 @@ async def cdp_emulate_network(session: ToolSession, args: EmulateNetworkInput) -
         preset=args.preset, offline=offline, latency=latency, download=down, upload=up)
 
 
-@tool("cdp_clear_network_emulation", NoInput, MessageOutput)
+@tool("cdp_clear_network_emulation", NoInput, MessageOutput, effect="sets")
 async def cdp_clear_network_emulation(session: ToolSession, args: NoInput) -> MessageOutput:
     """Undo cdp_emulate_network."""
     record = _network().take(session)
@@ -156,7 +156,7 @@ class EmulateCpuOutput(MessageOutput):
     rate: int
 
 
-@tool("cdp_emulate_cpu", EmulateCpuInput, EmulateCpuOutput)
+@tool("cdp_emulate_cpu", EmulateCpuInput, EmulateCpuOutput, effect="sets")
 async def cdp_emulate_cpu(session: ToolSession, args: EmulateCpuInput) -> EmulateCpuOutput:
     """Slow the CPU down until cdp_clear_cpu_emulation."""
     _cpu().ensure_off(session)
@@ -166,7 +166,7 @@ async def cdp_emulate_cpu(session: ToolSession, args: EmulateCpuInput) -> Emulat
     return EmulateCpuOutput(message=f"CPU throttled {args.rate}x", rate=args.rate)
 
 
-@tool("cdp_clear_cpu_emulation", NoInput, MessageOutput)
+@tool("cdp_clear_cpu_emulation", NoInput, MessageOutput, effect="sets")
 async def cdp_clear_cpu_emulation(session: ToolSession, args: NoInput) -> MessageOutput:
     """Undo cdp_emulate_cpu."""
     record = _cpu().take(session)

@@ -50,7 +50,7 @@ class InstallExtensionOutput(MessageOutput):
     name: str = Field(description="Name from its manifest")
 
 
-@tool("cdp_install_extension", InstallExtensionInput, InstallExtensionOutput)
+@tool("cdp_install_extension", InstallExtensionInput, InstallExtensionOutput, effect="deletes", open_world=True)
 async def cdp_install_extension(session: ToolSession, args: InstallExtensionInput) -> InstallExtensionOutput:
     """Load an unpacked extension (not with --browser-url); returns its id."""
     from cdpdriver import CDPError
@@ -94,7 +94,7 @@ class ListExtensionsOutput(ToolOutput):
     count: int
 
 
-@tool("cdp_list_extensions", NoInput, ListExtensionsOutput)
+@tool("cdp_list_extensions", NoInput, ListExtensionsOutput, effect="reads")
 async def cdp_list_extensions(session: ToolSession, args: NoInput) -> ListExtensionsOutput:
     """List the unpacked extensions."""
     extensions = await _listing(session)
@@ -105,7 +105,7 @@ class UninstallExtensionInput(ToolInput):
     id: str = Field(min_length=1)
 
 
-@tool("cdp_uninstall_extension", UninstallExtensionInput, MessageOutput)
+@tool("cdp_uninstall_extension", UninstallExtensionInput, MessageOutput, effect="deletes")
 async def cdp_uninstall_extension(session: ToolSession, args: UninstallExtensionInput) -> MessageOutput:
     """Remove an unpacked extension."""
     from cdpdriver import CDPError

@@ -122,7 +122,7 @@ class PerformanceMetricsOutput(ToolOutput):
     runtime: dict[str, Any] = Field(description="Renderer time spent in tasks, script, layout, style since the first call on this tab")
 
 
-@tool("cdp_get_performance_metrics", NoInput, PerformanceMetricsOutput)
+@tool("cdp_get_performance_metrics", NoInput, PerformanceMetricsOutput, effect="reads")
 async def cdp_get_performance_metrics(session: ToolSession, args: NoInput) -> PerformanceMetricsOutput:
     """Core Web Vitals, navigation timing and long tasks; call once early, interact, call again."""
     from ..recording import evaluate_main
@@ -143,7 +143,7 @@ class MemoryStatsOutput(ToolOutput):
     js_event_listeners: int | None = Field(default=None, description="Registered JavaScript event listeners")
 
 
-@tool("cdp_get_memory_stats", NoInput, MemoryStatsOutput)
+@tool("cdp_get_memory_stats", NoInput, MemoryStatsOutput, effect="reads")
 async def cdp_get_memory_stats(session: ToolSession, args: NoInput) -> MemoryStatsOutput:
     """JS heap use and counts of documents, DOM nodes and listeners."""
     from cdpdriver import CDPError
@@ -188,7 +188,7 @@ def _node_count(path: Any) -> int | None:
     return int(digits) if digits.strip().isdigit() else None
 
 
-@tool("cdp_take_heap_snapshot", HeapSnapshotInput, HeapSnapshotOutput)
+@tool("cdp_take_heap_snapshot", HeapSnapshotInput, HeapSnapshotOutput, effect="acts")
 async def cdp_take_heap_snapshot(session: ToolSession, args: HeapSnapshotInput) -> HeapSnapshotOutput:
     """Write a JS heap snapshot file (open it in DevTools, Memory)."""
     import trio

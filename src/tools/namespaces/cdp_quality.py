@@ -235,7 +235,7 @@ async def _accessibility(session: ToolSession, url: str, timeout: float) -> tupl
     return float(audit.page.score if audit.page.score is not None else 100.0), passed, failed
 
 
-@tool("cdp_run_quality_audit", QualityInput, QualityOutput)
+@tool("cdp_run_quality_audit", QualityInput, QualityOutput, effect="acts", open_world=True)
 async def cdp_run_quality_audit(session: ToolSession, args: QualityInput) -> QualityOutput:
     """Lighthouse-style 0-100 scores (performance, accessibility, SEO, best practices) with reports;
     takes seconds."""

@@ -67,7 +67,7 @@ async def _body(tab: Tab, record: RequestRecord, request_id: str) -> dict[str, A
         "the current page, not for redirects, failed requests or fetches the page never read"))
 
 
-@tool("cdp_get_response_body", ResponseBodyInput, ResponseBodyOutput)
+@tool("cdp_get_response_body", ResponseBodyInput, ResponseBodyOutput, effect="sets")
 async def cdp_get_response_body(session: ToolSession, args: ResponseBodyInput) -> ResponseBodyOutput:
     """The body of a recent response (text, or base64 for binary)."""
     await session.tab()

@@ -70,7 +70,7 @@ def _writer(directory: Path, extension: str) -> Callable[[Frame], None]:
     return write
 
 
-@tool("cdp_start_screencast", StartScreencastInput, StartScreencastOutput)
+@tool("cdp_start_screencast", StartScreencastInput, StartScreencastOutput, effect="sets")
 async def cdp_start_screencast(session: ToolSession, args: StartScreencastInput) -> StartScreencastOutput:
     """Save each painted frame as an image file until cdp_stop_screencast."""
     from ..recording import stamp
@@ -88,7 +88,7 @@ async def cdp_start_screencast(session: ToolSession, args: StartScreencastInput)
                                  dir=str(directory))
 
 
-@tool("cdp_stop_screencast", NoInput, StopScreencastOutput)
+@tool("cdp_stop_screencast", NoInput, StopScreencastOutput, effect="sets")
 async def cdp_stop_screencast(session: ToolSession, args: NoInput) -> StopScreencastOutput:
     """Stop cdp_start_screencast."""
     record = _screencast().take(session, keep_dead=True)

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from ..session import ToolSession
 
 
-@tool("config_get", NoInput, ConfigInfo)
+@tool("config_get", NoInput, ConfigInfo, effect="reads")
 async def config_get(session: ToolSession, args: NoInput) -> ConfigInfo:
     """The server's settings and whether the browser runs."""
     browser = session.browser if session.browser_launched else None

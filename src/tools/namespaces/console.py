@@ -42,7 +42,7 @@ def _level(entry: dict[str, Any]) -> str:
     return kind if kind in LEVELS else "log"
 
 
-@tool("console_get_messages", GetMessagesInput, GetMessagesOutput)
+@tool("console_get_messages", GetMessagesInput, GetMessagesOutput, effect="deletes")
 async def console_get_messages(session: ToolSession, args: GetMessagesInput) -> GetMessagesOutput:
     """Console messages since the tab opened or was cleared, oldest first."""
     tab = await session.tab()
@@ -55,7 +55,7 @@ async def console_get_messages(session: ToolSession, args: GetMessagesInput) -> 
     return GetMessagesOutput(messages=messages, count=len(messages), dropped=dropped)
 
 
-@tool("console_clear", NoInput, ClearOutput)
+@tool("console_clear", NoInput, ClearOutput, effect="deletes")
 async def console_clear(session: ToolSession, args: NoInput) -> ClearOutput:
     """Empty the console buffer."""
     tab = await session.tab()

@@ -38,7 +38,7 @@ class HandleOutput(ToolOutput):
     dialog_type: DialogType = Field(description="The type of the dialog that was handled")
 
 
-@tool("dialog_get", NoInput, DialogInfo)
+@tool("dialog_get", NoInput, DialogInfo, effect="reads")
 async def dialog_get(session: ToolSession, args: NoInput) -> DialogInfo:
     """The open dialog, if any (page tools fail with dialog_open while one is)."""
     tab = await session.tab()
@@ -53,7 +53,7 @@ async def dialog_get(session: ToolSession, args: NoInput) -> DialogInfo:
 LEAVE_TIMEOUT = 10.0
 
 
-@tool("dialog_handle", HandleInput, HandleOutput, records=True)
+@tool("dialog_handle", HandleInput, HandleOutput, records=True, effect="acts", open_world=True)
 async def dialog_handle(session: ToolSession, args: HandleInput) -> HandleOutput:
     """Accept or dismiss the open alert, confirm, prompt or beforeunload."""
     import trio

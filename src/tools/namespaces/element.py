@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from ..errors import ToolError
 from ..models import LocatorInput, MessageOutput, SelectorInput
-from ..registry import tool
+from ..registry import Effect, tool
 
 if TYPE_CHECKING:
     from ..locate import Element
@@ -136,7 +136,9 @@ class Action:
     wait: Wait
     act: Callable[[ToolSession, Element, Any], Awaitable[Any]]
     description: str
+    effect: Effect  # tools.registry.EFFECTS
     records: bool = True
+    open_world: bool = False
 
 
 def declare_actions(table: list[Action]) -> None:
@@ -151,7 +153,8 @@ def _declare_action(spec: Action) -> None:
         result = await spec.act(session, el, args)
         return MessageOutput(message=result) if isinstance(result, str) else result
 
-    tool(spec.name, spec.input, spec.output, description=spec.description, records=spec.records)(handler)
+    tool(spec.name, spec.input, spec.output, description=spec.description, records=spec.records,
+         effect=spec.effect, open_world=spec.open_world)(handler)
 
 
 __all__ = ["Action", "declare_actions", "WAITS", "Wait", "css", "dialog_note", "element_handle", "locator_of",

@@ -209,25 +209,25 @@ async def _screenshot(session: ToolSession, el: Element, args: ScreenshotInput) 
 
 ACTIONS = [
     Action("element_click", ClickInput, ClickOutput, "click", _click, """
-        Click an element once it is visible, stable, enabled and uncovered."""),
+        Click an element once it is visible, stable, enabled and uncovered.""", effect="acts", open_world=True),
     Action("element_double_click", SelectorInput, MessageOutput, "click", _double_click, """
-        Double-click an element."""),
+        Double-click an element.""", effect="acts", open_world=True),
     Action("element_press", PressInput, MessageOutput, "visible", _press, """
-        Focus an element and press a key or combo."""),
+        Focus an element and press a key or combo.""", effect="acts", open_world=True),
     Action("element_hover", SelectorInput, MessageOutput, "hover", _hover, """
-        Move the mouse over an element."""),
+        Move the mouse over an element.""", effect="sets"),
     Action("element_focus", SelectorInput, MessageOutput, "visible", _focus, """
-        Give an element keyboard focus."""),
+        Give an element keyboard focus.""", effect="sets"),
     Action("element_tap", SelectorInput, MessageOutput, "click", _tap_element, """
-        Tap an element with a real touch."""),
+        Tap an element with a real touch.""", effect="acts", open_world=True),
     Action("element_scroll_into_view", SelectorInput, ScrollOutput, "visible", _scroll, """
-        Scroll an element into view; returns its box."""),
+        Scroll an element into view; returns its box.""", effect="sets"),
     Action("element_dispatch_event", DispatchInput, DispatchOutput, "attached", _dispatch, """
-        Dispatch a synthetic DOM event on an element."""),
+        Dispatch a synthetic DOM event on an element.""", effect="acts", open_world=True),
     Action("element_evaluate", EvaluateInput, EvaluateOutput, "attached", _evaluate, """
-        Run a JS function on an element; returns its JSON result."""),
+        Run a JS function on an element; returns its JSON result.""", effect="destroys", open_world=True),
     Action("element_screenshot", ScreenshotInput, ImageOutput, "visible", _screenshot, """
-        Screenshot an element (PNG): an image you see, or a file.""", records=False),
+        Screenshot an element (PNG): an image you see, or a file.""", effect="acts", records=False),
 ]
 
 declare_actions(ACTIONS)
@@ -236,7 +236,7 @@ declare_actions(ACTIONS)
 # -- actions with their own flow --------------------------------------------------------------
 
 
-@tool("element_drag_to", DragInput, MessageOutput, records=True)
+@tool("element_drag_to", DragInput, MessageOutput, records=True, effect="acts", open_world=True)
 async def element_drag_to(session: ToolSession, args: DragInput) -> MessageOutput:
     """Drag one element onto another (HTML5 drag and drop too)."""
     from .. import inputs, locate

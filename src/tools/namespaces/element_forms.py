@@ -243,19 +243,19 @@ async def _set_files(session: ToolSession, el: Element, args: SetFilesInput) -> 
 
 FORM_ACTIONS = [
     Action("element_type", TypeInput, MessageOutput, "edit", _type, """
-        Type text after a field's value, key by key."""),
+        Type text after a field's value, key by key.""", effect="acts", open_world=True),
     Action("element_fill", FillInput, FillOutput, "edit", _fill, """
-        Replace a text field's value as real input; returns the value it ends with."""),
+        Replace a text field's value as real input; returns the value it ends with.""", effect="sets"),
     Action("element_clear", SelectorInput, MessageOutput, "edit", _clear, """
-        Empty a text field of its value."""),
+        Empty a text field of its value.""", effect="sets"),
     Action("element_check", CheckInput, MessageOutput, "attached", _check, """
-        Check a checkbox, radio or switch (or its label) unless checked."""),
+        Check a checkbox, radio or switch (or its label) unless checked.""", effect="sets"),
     Action("element_uncheck", CheckInput, MessageOutput, "attached", _uncheck, """
-        Uncheck a checkbox or switch unless unchecked."""),
+        Uncheck a checkbox or switch unless unchecked.""", effect="sets"),
     Action("element_select", SelectInput, SelectOutput, "attached", _select, """
-        Select options of a <select> by values, labels or indexes."""),
+        Select options of a <select> by values, labels or indexes.""", effect="sets"),
     Action("element_set_files", SetFilesInput, SetFilesOutput, "attached", _set_files, """
-        Set the files of an <input type=file>."""),
+        Set the files of an <input type=file>.""", effect="sets"),
 ]
 
 declare_actions(FORM_ACTIONS)
@@ -312,7 +312,7 @@ async def _pick_radio(session: ToolSession, el: Element, field: FormField, timeo
     await set_checked(element_handle(el, radio, f"the radio {value!r} of {el.description}"), True, timeout_ms)
 
 
-@tool("element_fill_form", FillFormInput, FillFormOutput, records=True)
+@tool("element_fill_form", FillFormInput, FillFormOutput, records=True, effect="sets")
 async def element_fill_form(session: ToolSession, args: FillFormInput) -> FillFormOutput:
     """Fill many fields of any kind; failures are listed in errors, the rest still filled."""
     filled, errors = 0, []

@@ -188,7 +188,7 @@ def _declare_getter(spec: Getter) -> None:
             return spec.output(**fields)
         return spec.output(**{spec.field: value})
 
-    tool(spec.name, spec.input, spec.output, description=spec.description)(handler)
+    tool(spec.name, spec.input, spec.output, description=spec.description, effect="reads")(handler)
 
 
 # -- the is_* checkers ------------------------------------------------------------------------------
@@ -240,7 +240,7 @@ def _declare_checker(spec: Checker) -> None:
         return spec.output(**{spec.field: value["checked"] if isinstance(value, dict) else bool(value)})
 
     tool(spec.name, ProbeInput if spec.function is None else SelectorInput, spec.output,
-         description=spec.description)(handler)
+         description=spec.description, effect="reads")(handler)
 
 
 for _getter in GETTERS:

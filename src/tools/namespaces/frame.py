@@ -168,7 +168,7 @@ class FrameSelectOutput(ToolOutput):
     out_of_process: bool = Field(description="True for a cross-site iframe running in its own process")
 
 
-@tool("frame_select", FrameSelectInput, FrameSelectOutput, records=True)
+@tool("frame_select", FrameSelectInput, FrameSelectOutput, records=True, effect="sets")
 async def frame_select(session: ToolSession, args: FrameSelectInput) -> FrameSelectOutput:
     """Make element and js tools act in an iframe until frame_select_main or navigation."""
     tab = await session.tab()
@@ -182,7 +182,7 @@ async def frame_select(session: ToolSession, args: FrameSelectInput) -> FrameSel
     )
 
 
-@tool("frame_select_main", NoInput, MessageOutput, records=True)
+@tool("frame_select_main", NoInput, MessageOutput, records=True, effect="sets")
 async def frame_select_main(session: ToolSession, args: NoInput) -> MessageOutput:
     """Make element and js tools act on the top page."""
     tab = await session.tab()

@@ -69,7 +69,7 @@ def _failure(result: dict[str, Any], url: str, timeout_ms: int) -> ToolError:
     return ToolError("request_failed", f"the request to {url} failed ({result.get('failed')}); {hint}")
 
 
-@tool("http_request", HttpInput, HttpOutput, records=True)
+@tool("http_request", HttpInput, HttpOutput, records=True, effect="destroys", open_world=True)
 async def http_request(session: ToolSession, args: HttpInput) -> HttpOutput:
     """Fetch a URL from the page with its cookies (cross-origin needs CORS)."""
     import trio

@@ -81,7 +81,7 @@ async def _remove_overlay(tab: Tab) -> None:
             pass
 
 
-@tool("human_pause", PauseInput, PauseOutput)
+@tool("human_pause", PauseInput, PauseOutput, effect="acts", open_world=True)
 async def human_pause(session: ToolSession, args: PauseInput) -> PauseOutput:
     """Show message in a headed browser and wait until a person clicks Done."""
     import trio

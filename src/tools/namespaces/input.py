@@ -16,7 +16,7 @@ from pydantic import Field
 
 from ..action_snapshot import SnapshotAfter
 from ..models import MessageOutput, ToolInput
-from ..registry import tool
+from ..registry import Effect, tool
 
 if TYPE_CHECKING:
     from cdpdriver import Session
@@ -134,30 +134,30 @@ class KeyInput(SnapshotAfter):
     key: str = Field(min_length=1)
 
 
-_KEY_TOOLS: dict[str, tuple[Callable[[Tab, str], Awaitable[str]], str]] = {
-    "input_keyboard_press": (_press, """Press and release a key or combo on the focused element."""),
-    "input_keyboard_down": (_hold, """
+_KEY_TOOLS: dict[str, tuple[Callable[[Tab, str], Awaitable[str]], Effect, str]] = {
+    "input_keyboard_press": (_press, "acts", """Press and release a key or combo on the focused element."""),
+    "input_keyboard_down": (_hold, "sets", """
         Hold keys down until input_keyboard_up; they modify later input."""),
-    "input_keyboard_up": (_release, """Release keys held with input_keyboard_down."""),
+    "input_keyboard_up": (_release, "acts", """Release keys held with input_keyboard_down."""),
 }
 
 
-def _key_tool(name: str, action: Callable[[Tab, str], Awaitable[str]], doc: str) -> None:
+def _key_tool(name: str, action: Callable[[Tab, str], Awaitable[str]], effect: Effect, doc: str) -> None:
     async def handler(session: ToolSession, args: KeyInput) -> MessageOutput:
         return await _act(session, lambda tab: action(tab, args.key))
 
-    tool(name, KeyInput, MessageOutput, description=doc, records=True)(handler)
+    tool(name, KeyInput, MessageOutput, description=doc, records=True, effect=effect, open_world=True)(handler)
 
 
-for _name, (_action, _doc) in _KEY_TOOLS.items():
-    _key_tool(_name, _action, _doc)
+for _name, (_action, _effect, _doc) in _KEY_TOOLS.items():
+    _key_tool(_name, _action, _effect, _doc)
 
 
 class TypeInput(ToolInput):
     text: str = Field(min_length=1)
 
 
-@tool("input_keyboard_type", TypeInput, MessageOutput, records=True)
+@tool("input_keyboard_type", TypeInput, MessageOutput, records=True, effect="acts", open_world=True)
 async def input_keyboard_type(session: ToolSession, args: TypeInput) -> MessageOutput:
     """Type text into the focused element, key by key."""
     from .. import inputs
@@ -205,7 +205,7 @@ def _at(x: float, y: float) -> str:
     return f"({x:g}, {y:g})"
 
 
-@tool("input_mouse_click", MouseClickInput, MessageOutput, records=True)
+@tool("input_mouse_click", MouseClickInput, MessageOutput, records=True, effect="acts", open_world=True)
 async def input_mouse_click(session: ToolSession, args: MouseClickInput) -> MessageOutput:
     """Click at a point with the real mouse."""
     from .. import inputs
@@ -218,7 +218,7 @@ async def input_mouse_click(session: ToolSession, args: MouseClickInput) -> Mess
     return await _act(session, click)
 
 
-@tool("input_mouse_move", MouseMoveInput, MessageOutput, records=True)
+@tool("input_mouse_move", MouseMoveInput, MessageOutput, records=True, effect="sets")
 async def input_mouse_move(session: ToolSession, args: MouseMoveInput) -> MessageOutput:
     """Move the mouse to a point."""
     from .. import inputs
@@ -246,14 +246,15 @@ def _button_tool(name: str, kind: str, doc: str) -> None:
 
         return await _act(session, act)
 
-    tool(name, MouseButtonInput, MessageOutput, description=doc, records=True)(handler)
+    tool(name, MouseButtonInput, MessageOutput, description=doc, records=True, effect="acts",
+         open_world=True)(handler)
 
 
 _button_tool("input_mouse_down", "down", """Press a mouse button at the mouse position and hold it.""")
 _button_tool("input_mouse_up", "up", """Release a held mouse button.""")
 
 
-@tool("input_mouse_wheel", MouseWheelInput, MessageOutput, records=True)
+@tool("input_mouse_wheel", MouseWheelInput, MessageOutput, records=True, effect="acts")
 async def input_mouse_wheel(session: ToolSession, args: MouseWheelInput) -> MessageOutput:
     """Turn the mouse wheel at the mouse position."""
     from .. import inputs
@@ -335,7 +336,7 @@ async def _drag(tab: Tab, args: MouseDragInput) -> bool:
     return data is not None
 
 
-@tool("input_mouse_drag", MouseDragInput, MessageOutput, records=True)
+@tool("input_mouse_drag", MouseDragInput, MessageOutput, records=True, effect="acts", open_world=True)
 async def input_mouse_drag(session: ToolSession, args: MouseDragInput) -> MessageOutput:
     """Drag with the left button from one point to another."""
     async def drag(tab: Tab) -> str:
@@ -367,7 +368,7 @@ async def _touch(tab: Tab, kind: str, points: list[tuple[float, float]]) -> None
     })
 
 
-@tool("input_touch_tap", TouchTapInput, MessageOutput, records=True)
+@tool("input_touch_tap", TouchTapInput, MessageOutput, records=True, effect="acts", open_world=True)
 async def input_touch_tap(session: ToolSession, args: TouchTapInput) -> MessageOutput:
     """Tap a point with a real touch."""
     async def tap(tab: Tab) -> str:
@@ -378,7 +379,7 @@ async def input_touch_tap(session: ToolSession, args: TouchTapInput) -> MessageO
     return await _act(session, tap)
 
 
-@tool("input_touch_swipe", TouchSwipeInput, MessageOutput, records=True)
+@tool("input_touch_swipe", TouchSwipeInput, MessageOutput, records=True, effect="acts", open_world=True)
 async def input_touch_swipe(session: ToolSession, args: TouchSwipeInput) -> MessageOutput:
     """Swipe from one point to another."""
     async def swipe(tab: Tab) -> str:

@@ -68,7 +68,7 @@ async def as_expression(session: ToolSession, script: str) -> str:
     return wrapped if is_expression else script
 
 
-@tool("js_evaluate", EvaluateInput, EvaluateOutput, records=True)
+@tool("js_evaluate", EvaluateInput, EvaluateOutput, records=True, effect="destroys", open_world=True)
 async def js_evaluate(session: ToolSession, args: EvaluateInput) -> EvaluateOutput:
     """Evaluate a JS expression or function; returns its JSON value."""
     from .. import locate
@@ -88,7 +88,7 @@ class InitScriptInput(ToolInput):
     script: str = Field(min_length=1)
 
 
-@tool("js_init_script", InitScriptInput, MessageOutput, records=True)
+@tool("js_init_script", InitScriptInput, MessageOutput, records=True, effect="deletes", open_world=True)
 async def js_init_script(session: ToolSession, args: InitScriptInput) -> MessageOutput:
     """Run a script before the page's own in every document loaded from now on."""
     await session.tab()  # launch first, so the new script is not applied twice to a first tab
@@ -109,7 +109,7 @@ class AddStyleInput(ToolInput):
     source: str = Field(min_length=1)
 
 
-@tool("js_add_script", AddScriptInput, MessageOutput, records=True)
+@tool("js_add_script", AddScriptInput, MessageOutput, records=True, effect="destroys", open_world=True)
 async def js_add_script(session: ToolSession, args: AddScriptInput) -> MessageOutput:
     """Run an inline <script> in the page."""
     from cdpdriver.scripts import call_expression, load_script
@@ -128,7 +128,7 @@ async def js_add_script(session: ToolSession, args: AddScriptInput) -> MessageOu
     return MessageOutput(message=f"script injected and run ({len(args.source)} characters)")
 
 
-@tool("js_add_style", AddStyleInput, MessageOutput, records=True)
+@tool("js_add_style", AddStyleInput, MessageOutput, records=True, effect="acts", open_world=True)
 async def js_add_style(session: ToolSession, args: AddStyleInput) -> MessageOutput:
     """Add a <style> to the page."""
     from cdpdriver.scripts import call_expression, load_script

@@ -356,7 +356,7 @@ def _request_view(record: RequestRecord) -> NetworkRequest:
     )
 
 
-@tool("network_get_requests", GetRequestsInput, GetRequestsOutput)
+@tool("network_get_requests", GetRequestsInput, GetRequestsOutput, effect="deletes")
 async def network_get_requests(session: ToolSession, args: GetRequestsInput) -> GetRequestsOutput:
     """Requests since the tab opened or was cleared, with request_id for cdp_get_response_body."""
     tab = await session.tab()
@@ -380,7 +380,7 @@ class ClearOutput(MessageOutput):
     cleared: int = Field(description="Requests removed from the buffer")
 
 
-@tool("network_clear", NoInput, ClearOutput)
+@tool("network_clear", NoInput, ClearOutput, effect="deletes")
 async def network_clear(session: ToolSession, args: NoInput) -> ClearOutput:
     """Empty the request buffer."""
     tab = await session.tab()
@@ -430,7 +430,7 @@ async def _sync_tabs(session: ToolSession, state: NetworkState) -> None:
         await _prepare_tab(tab, state)
 
 
-@tool("network_route", RouteInput, RouteOutput)
+@tool("network_route", RouteInput, RouteOutput, effect="deletes", open_world=True)
 async def network_route(session: ToolSession, args: RouteInput) -> RouteOutput:
     """Answer requests matching pattern with this response until network_unroute; the newest route
     wins."""
@@ -447,7 +447,7 @@ class UnrouteInput(ToolInput):
     pattern: str = Field(min_length=1)
 
 
-@tool("network_unroute", UnrouteInput, MessageOutput)
+@tool("network_unroute", UnrouteInput, MessageOutput, effect="sets")
 async def network_unroute(session: ToolSession, args: UnrouteInput) -> MessageOutput:
     """Remove the route with this pattern."""
     state = network_state(session)
@@ -465,7 +465,7 @@ class ListRoutesOutput(ToolOutput):
     count: int
 
 
-@tool("network_list_routes", NoInput, ListRoutesOutput)
+@tool("network_list_routes", NoInput, ListRoutesOutput, effect="reads")
 async def network_list_routes(session: ToolSession, args: NoInput) -> ListRoutesOutput:
     """The active mock routes, oldest first."""
     routes = [RouteInfo(pattern=r.pattern, status=r.status, content_type=r.content_type)
@@ -484,7 +484,7 @@ class OfflineOutput(MessageOutput):
     offline: bool = Field(description="The current state")
 
 
-@tool("network_set_offline", OfflineInput, OfflineOutput)
+@tool("network_set_offline", OfflineInput, OfflineOutput, effect="sets")
 async def network_set_offline(session: ToolSession, args: OfflineInput) -> OfflineOutput:
     """Take every tab offline or back online."""
     state = network_state(session)

@@ -62,7 +62,7 @@ class NavigateOutput(ToolOutput):
                                           description="The file, when the URL was a download (the page stays)")
 
 
-@tool("page_navigate", NavigateInput, NavigateOutput, records=True)
+@tool("page_navigate", NavigateInput, NavigateOutput, records=True, effect="acts", open_world=True)
 async def page_navigate(session: ToolSession, args: NavigateInput) -> NavigateOutput:
     """Open a URL and wait until it loads; returns the final URL, title and status."""
     from cdpdriver import NavigationFailed
@@ -166,13 +166,13 @@ async def _go_history(session: ToolSession, delta: int, timeout_ms: int) -> Page
                                f"within {timeout_ms} ms; retry with a larger timeout_ms")
 
 
-@tool("page_go_back", HistoryInput, PageStateOutput, records=True)
+@tool("page_go_back", HistoryInput, PageStateOutput, records=True, effect="acts", open_world=True)
 async def page_go_back(session: ToolSession, args: HistoryInput) -> PageStateOutput:
     """Go back in history and wait for the page."""
     return await _go_history(session, -1, args.timeout_ms)
 
 
-@tool("page_go_forward", HistoryInput, PageStateOutput, records=True)
+@tool("page_go_forward", HistoryInput, PageStateOutput, records=True, effect="acts", open_world=True)
 async def page_go_forward(session: ToolSession, args: HistoryInput) -> PageStateOutput:
     """Go forward in history and wait for the page."""
     return await _go_history(session, 1, args.timeout_ms)
@@ -183,7 +183,7 @@ class ReloadInput(SnapshotAfter):
     timeout_ms: int = WaitTimeoutMs
 
 
-@tool("page_reload", ReloadInput, PageStateOutput, records=True)
+@tool("page_reload", ReloadInput, PageStateOutput, records=True, effect="acts", open_world=True)
 async def page_reload(session: ToolSession, args: ReloadInput) -> PageStateOutput:
     """Reload and wait until the page loads."""
     tab = await _tab(session)
@@ -209,7 +209,7 @@ class ScrollOutput(ToolOutput):
     max_y: float = Field(description="Largest possible y: y == max_y means the bottom is reached")
 
 
-@tool("page_scroll", ScrollInput, ScrollOutput, records=True)
+@tool("page_scroll", ScrollInput, ScrollOutput, records=True, effect="acts")
 async def page_scroll(session: ToolSession, args: ScrollInput) -> ScrollOutput:
     """Scroll the page or an element; returns the position and its maximum."""
     from cdpdriver.scripts import call_expression, load_script
@@ -235,7 +235,7 @@ class TitleOutput(ToolOutput):
     title: str
 
 
-@tool("page_get_title", NoInput, TitleOutput)
+@tool("page_get_title", NoInput, TitleOutput, effect="reads")
 async def page_get_title(session: ToolSession, args: NoInput) -> TitleOutput:
     """The current page's title."""
     tab = await session.tab()
@@ -248,7 +248,7 @@ class UrlOutput(ToolOutput):
     url: str
 
 
-@tool("page_get_url", NoInput, UrlOutput)
+@tool("page_get_url", NoInput, UrlOutput, effect="reads")
 async def page_get_url(session: ToolSession, args: NoInput) -> UrlOutput:
     """The current page's URL."""
     tab = await session.tab()
@@ -267,7 +267,7 @@ class ContentOutput(ToolOutput):
     truncated: bool
 
 
-@tool("page_get_content", ContentInput, ContentOutput)
+@tool("page_get_content", ContentInput, ContentOutput, effect="reads")
 async def page_get_content(session: ToolSession, args: ContentInput) -> ContentOutput:
     """The page's live HTML."""
     from cdpdriver.scripts import load_script
@@ -282,7 +282,7 @@ class SetContentInput(ToolInput):
     html: str
 
 
-@tool("page_set_content", SetContentInput, MessageOutput, records=True)
+@tool("page_set_content", SetContentInput, MessageOutput, records=True, effect="destroys", open_world=True)
 async def page_set_content(session: ToolSession, args: SetContentInput) -> MessageOutput:
     """Replace the document with this HTML."""
     tab = await _tab(session)
@@ -308,7 +308,7 @@ async def _viewport(tab: Tab) -> ViewportOutput:
     return ViewportOutput(**size)
 
 
-@tool("page_get_viewport", NoInput, ViewportOutput)
+@tool("page_get_viewport", NoInput, ViewportOutput, effect="reads")
 async def page_get_viewport(session: ToolSession, args: NoInput) -> ViewportOutput:
     """The viewport size and device scale factor."""
     return await _viewport(await _tab(session))
@@ -321,7 +321,7 @@ class SetViewportInput(ToolInput):
     mobile: bool = False
 
 
-@tool("page_set_viewport", SetViewportInput, ViewportOutput)
+@tool("page_set_viewport", SetViewportInput, ViewportOutput, effect="sets")
 async def page_set_viewport(session: ToolSession, args: SetViewportInput) -> ViewportOutput:
     """Resize the viewport (responsive layouts)."""
     tab = await _tab(session)
@@ -345,7 +345,7 @@ class NewPageOutput(ToolOutput):
     count: int = Field(description="Open tabs now")
 
 
-@tool("page_new", NewPageInput, NewPageOutput, records=True)
+@tool("page_new", NewPageInput, NewPageOutput, records=True, effect="acts", open_world=True)
 async def page_new(session: ToolSession, args: NewPageInput) -> NewPageOutput:
     """Open a new tab and make it current."""
     tab = await session.new_tab(args.url or "about:blank")
@@ -361,7 +361,7 @@ class PageCountOutput(ToolOutput):
     current_tab: int = Field(description="Index of the current tab")
 
 
-@tool("page_get_count", NoInput, PageCountOutput)
+@tool("page_get_count", NoInput, PageCountOutput, effect="reads")
 async def page_get_count(session: ToolSession, args: NoInput) -> PageCountOutput:
     """How many tabs are open, and the current one."""
     await sync_tabs(session)
@@ -374,7 +374,7 @@ class PageCloseOutput(ToolOutput):
     current_tab: int | None = Field(description="Index of the tab that is current now; null when none is left")
 
 
-@tool("page_close", NoInput, PageCloseOutput, records=True)
+@tool("page_close", NoInput, PageCloseOutput, records=True, effect="destroys")
 async def page_close(session: ToolSession, args: NoInput) -> PageCloseOutput:
     """Close the tab; another becomes current."""
     if not session.browser_launched or not session.tabs:
@@ -384,7 +384,7 @@ async def page_close(session: ToolSession, args: NoInput) -> PageCloseOutput:
     return PageCloseOutput(**closed.model_dump())
 
 
-@tool("page_bring_to_front", NoInput, MessageOutput)
+@tool("page_bring_to_front", NoInput, MessageOutput, effect="sets")
 async def page_bring_to_front(session: ToolSession, args: NoInput) -> MessageOutput:
     """Bring the tab to the front."""
     tab = await session.tab()
@@ -417,7 +417,7 @@ class EmulateMediaOutput(ToolOutput):
     settings: list[str] = Field(description="Every emulation now active in this tab, e.g. 'prefers-color-scheme: dark'")
 
 
-@tool("page_emulate_media", EmulateMediaInput, EmulateMediaOutput)
+@tool("page_emulate_media", EmulateMediaInput, EmulateMediaOutput, effect="sets")
 async def page_emulate_media(session: ToolSession, args: EmulateMediaInput) -> EmulateMediaOutput:
     """Emulate print media, color scheme, reduced motion, forced colors or contrast (calls add up
     unless reset)."""
@@ -443,7 +443,7 @@ class GeolocationInput(ToolInput):
     accuracy: float = Field(default=10.0, ge=0)
 
 
-@tool("page_set_geolocation", GeolocationInput, MessageOutput)
+@tool("page_set_geolocation", GeolocationInput, MessageOutput, effect="sets")
 async def page_set_geolocation(session: ToolSession, args: GeolocationInput) -> MessageOutput:
     """Make geolocation report this position."""
     tab = await _tab(session)

@@ -38,7 +38,7 @@ async def _full_page_clip(tab: Tab) -> dict[str, Any]:
             "height": max(1, content.get("height", 1)), "scale": 1}
 
 
-@tool("page_screenshot", ScreenshotInput, ImageOutput)
+@tool("page_screenshot", ScreenshotInput, ImageOutput, effect="acts")
 async def page_screenshot(session: ToolSession, args: ScreenshotInput) -> ImageOutput:
     """Screenshot the viewport or whole page: an image you see, or a file."""
     from .. import image_change
@@ -88,7 +88,7 @@ class PdfOutput(ToolOutput):
     size: int = Field(description="File size in bytes")
 
 
-@tool("page_pdf", PdfInput, PdfOutput)
+@tool("page_pdf", PdfInput, PdfOutput, effect="acts")
 async def page_pdf(session: ToolSession, args: PdfInput) -> PdfOutput:
     """Print the page to a PDF file."""
     from cdpdriver import ProtocolError

@@ -98,7 +98,7 @@ class InspectOutput(ToolOutput):
         return {k: v for k, v in handler(self).items() if v is not None}
 
 
-@tool("page_inspect", InspectInput, InspectOutput)
+@tool("page_inspect", InspectInput, InspectOutput, effect="reads")
 async def page_inspect(session: ToolSession, args: InspectInput) -> InspectOutput:
     """Map the visible controls, headings and images with a unique selector, ref, role and name each;
     call it first."""

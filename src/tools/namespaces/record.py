@@ -86,7 +86,7 @@ class StartOutput(ToolOutput):
     started_at: str = Field(description="ISO 8601 UTC time the recording started")
 
 
-@tool("record_start", StartInput, StartOutput)
+@tool("record_start", StartInput, StartOutput, effect="deletes")
 async def record_start(session: ToolSession, args: StartInput) -> StartOutput:
     """Record each successful action tool call as a step."""
     rec = recording(session)
@@ -110,7 +110,7 @@ class StopOutput(ToolOutput):
     stepCount: int = Field(description="Steps recorded")
 
 
-@tool("record_stop", NoInput, StopOutput)
+@tool("record_stop", NoInput, StopOutput, effect="sets")
 async def record_stop(session: ToolSession, args: NoInput) -> StopOutput:
     """Stop recording; steps stay for record_export."""
     rec = recording(session)
@@ -135,7 +135,7 @@ class StatusOutput(ToolOutput):
     last_step: str | None = Field(description="Tool name of the last recorded step")
 
 
-@tool("record_get_status", NoInput, StatusOutput)
+@tool("record_get_status", NoInput, StatusOutput, effect="reads")
 async def record_get_status(session: ToolSession, args: NoInput) -> StatusOutput:
     """Whether a recording runs, and its steps."""
     rec = recording(session)
@@ -154,7 +154,7 @@ class ClearOutput(ToolOutput):
     cleared: int = Field(description="Steps removed")
 
 
-@tool("record_clear", NoInput, ClearOutput)
+@tool("record_clear", NoInput, ClearOutput, effect="deletes")
 async def record_clear(session: ToolSession, args: NoInput) -> ClearOutput:
     """Remove the recorded steps."""
     rec = recording(session)
@@ -196,7 +196,7 @@ def replay_problems(steps: list[dict[str, Any]]) -> list[str]:
     return problems
 
 
-@tool("record_export", ExportInput, ExportOutput)
+@tool("record_export", ExportInput, ExportOutput, effect="reads")
 async def record_export(session: ToolSession, args: ExportInput) -> ExportOutput:
     """The recorded steps as a script that batch_execute replays."""
     import yaml

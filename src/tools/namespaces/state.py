@@ -56,7 +56,7 @@ class SaveOutput(MessageOutput):
     origins: list[str] = Field(description="Origins whose storage is in the snapshot")
 
 
-@tool("state_save", NameInput, SaveOutput)
+@tool("state_save", NameInput, SaveOutput, effect="deletes")
 async def state_save(session: ToolSession, args: NameInput) -> SaveOutput:
     """Save cookies and web storage under a name, in a file."""
     path = _state_file(session, args.name)
@@ -72,7 +72,7 @@ async def state_save(session: ToolSession, args: NameInput) -> SaveOutput:
                       path=str(path), cookies=len(state.cookies), origins=origins)
 
 
-@tool("state_load", NameInput, RestoreOutput)
+@tool("state_load", NameInput, RestoreOutput, effect="deletes")
 async def state_load(session: ToolSession, args: NameInput) -> RestoreOutput:
     """Restore a saved state; reload afterwards."""
     path = _existing(session, args.name)
@@ -90,14 +90,14 @@ class ListOutput(ToolOutput):
     count: int
 
 
-@tool("state_list", NoInput, ListOutput)
+@tool("state_list", NoInput, ListOutput, effect="reads")
 async def state_list(session: ToolSession, args: NoInput) -> ListOutput:
     """The saved state names."""
     names = _names(session)
     return ListOutput(states=names, count=len(names))
 
 
-@tool("state_delete", NameInput, MessageOutput)
+@tool("state_delete", NameInput, MessageOutput, effect="deletes")
 async def state_delete(session: ToolSession, args: NameInput) -> MessageOutput:
     """Delete a saved state."""
     _existing(session, args.name).unlink()

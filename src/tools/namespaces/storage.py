@@ -30,7 +30,7 @@ from ..browser_storage import (
     web_storage,
 )
 from ..models import MessageOutput, NoInput, ToolInput, ToolOutput
-from ..registry import tool
+from ..registry import Effect, tool
 from ..state_snapshot import OriginState, RestoreOutput, capture_state, parse_state, restore_state
 
 if TYPE_CHECKING:
@@ -82,33 +82,34 @@ class StorageListOutput(ToolOutput):
 class WebStorageOp:
     input: type[BaseModel]
     output: type[BaseModel]
+    effect: Effect  # tools.registry.EFFECTS: set overwrites an item of that key
     doc: str
     shape: Callable[[BaseModel, dict[str, Any], str], BaseModel]
 
 
 WEB_STORAGE_OPS: dict[str, WebStorageOp] = {
     "get": WebStorageOp(
-        KeyInput, StorageGetOutput,
+        KeyInput, StorageGetOutput, "reads",
         "Read an {area} item (null when missing).",
         lambda a, r, area: StorageGetOutput(key=a.key, value=r.get("value"), origin=r["origin"])),
     "set": WebStorageOp(
-        KeyValueInput, StorageSetOutput,
+        KeyValueInput, StorageSetOutput, "deletes",
         "Store a string in {area}.",
         lambda a, r, area: StorageSetOutput(message=f"{area}[{a.key!r}] set on {r['origin']}",
                                             origin=r["origin"])),
     "delete": WebStorageOp(
-        KeyInput, StorageDeleteOutput,
+        KeyInput, StorageDeleteOutput, "deletes",
         "Remove an {area} item.",
         lambda a, r, area: StorageDeleteOutput(
             message=f"{area}[{a.key!r}] {'removed' if r['existed'] else 'was not set'} on {r['origin']}",
             existed=r["existed"], origin=r["origin"])),
     "clear": WebStorageOp(
-        NoInput, StorageClearOutput,
+        NoInput, StorageClearOutput, "deletes",
         "Remove every {area} item.",
         lambda a, r, area: StorageClearOutput(message=f"cleared {r['cleared']} {area} items on {r['origin']}",
                                               cleared=r["cleared"], origin=r["origin"])),
     "list": WebStorageOp(
-        NoInput, StorageListOutput,
+        NoInput, StorageListOutput, "reads",
         "Every {area} item.",
         lambda a, r, area: StorageListOutput(items=r["items"], count=len(r["items"]), origin=r["origin"])),
 }
@@ -121,7 +122,8 @@ def _declare_web_storage_tool(kind: str, op: str) -> None:
         key, value = getattr(args, "key", None), getattr(args, "value", None)
         return spec.shape(args, await web_storage(session, area, op, key, value), area)
 
-    tool(f"storage_{kind}_{op}", spec.input, spec.output, description=spec.doc.format(area=area))(handler)
+    tool(f"storage_{kind}_{op}", spec.input, spec.output, description=spec.doc.format(area=area),
+         effect=spec.effect)(handler)
 
 
 for _kind in WEB_STORAGE_AREAS:
@@ -181,7 +183,7 @@ class CookiesOutput(ToolOutput):
     count: int
 
 
-@tool("storage_get_cookies", GetCookiesInput, CookiesOutput)
+@tool("storage_get_cookies", GetCookiesInput, CookiesOutput, effect="reads")
 async def storage_get_cookies(session: ToolSession, args: GetCookiesInput) -> CookiesOutput:
     """List the cookies, or those sent to urls."""
     if args.urls:
@@ -201,7 +203,7 @@ class CountOutput(MessageOutput):
     count: int
 
 
-@tool("storage_set_cookies", SetCookiesInput, CountOutput)
+@tool("storage_set_cookies", SetCookiesInput, CountOutput, effect="deletes")
 async def storage_set_cookies(session: ToolSession, args: SetCookiesInput) -> CountOutput:
     """Set cookies (each needs url or domain)."""
     await set_cookies(session, [c.model_dump(exclude_none=True) for c in args.cookies])
@@ -214,7 +216,7 @@ class DeleteCookieInput(ToolInput):
     path: str | None = None
 
 
-@tool("storage_delete_cookie", DeleteCookieInput, CountOutput)
+@tool("storage_delete_cookie", DeleteCookieInput, CountOutput, effect="deletes")
 async def storage_delete_cookie(session: ToolSession, args: DeleteCookieInput) -> CountOutput:
     """Delete the cookies named name."""
     wanted = (args.domain or "").lstrip(".").lower()
@@ -231,7 +233,7 @@ async def storage_delete_cookie(session: ToolSession, args: DeleteCookieInput) -
     return CountOutput(message=f"deleted {len(doomed)} cookies named {args.name!r}", count=len(doomed))
 
 
-@tool("storage_clear_cookies", NoInput, CountOutput)
+@tool("storage_clear_cookies", NoInput, CountOutput, effect="deletes")
 async def storage_clear_cookies(session: ToolSession, args: NoInput) -> CountOutput:
     """Delete every cookie of every site."""
     count = await clear_cookies(session)
@@ -243,7 +245,7 @@ class ClearAllOutput(MessageOutput):
     origins: list[str] = Field(description="Origins whose localStorage and sessionStorage were cleared")
 
 
-@tool("storage_clear_all", NoInput, ClearAllOutput)
+@tool("storage_clear_all", NoInput, ClearAllOutput, effect="deletes")
 async def storage_clear_all(session: ToolSession, args: NoInput) -> ClearAllOutput:
     """Clear all cookies, localStorage and sessionStorage."""
     from cdpdriver import CDPError
@@ -273,7 +275,7 @@ class StorageStateOutput(ToolOutput):
     state: str = Field(description="The same as one JSON string: pass it to storage_set_state")
 
 
-@tool("storage_get_state", NoInput, StorageStateOutput)
+@tool("storage_get_state", NoInput, StorageStateOutput, effect="reads")
 async def storage_get_state(session: ToolSession, args: NoInput) -> StorageStateOutput:
     """Cookies and web storage as a string for storage_set_state."""
     state = await capture_state(session)
@@ -290,7 +292,7 @@ class SetStateInput(ToolInput):
         return value
 
 
-@tool("storage_set_state", SetStateInput, RestoreOutput)
+@tool("storage_set_state", SetStateInput, RestoreOutput, effect="deletes")
 async def storage_set_state(session: ToolSession, args: SetStateInput) -> RestoreOutput:
     """Restore a storage_get_state string; reload afterwards."""
     summary = await restore_state(session, parse_state(args.state))

@@ -68,7 +68,7 @@ class TabListOutput(ToolOutput):
     current_tab: int = Field(description="Index of the tab other tools act on")
 
 
-@tool("tab_list", NoInput, TabListOutput)
+@tool("tab_list", NoInput, TabListOutput, effect="reads")
 async def tab_list(session: ToolSession, args: NoInput) -> TabListOutput:
     """The open tabs, popups included, and the current one."""
     targets = await sync_tabs(session)
@@ -100,7 +100,7 @@ class TabSelectOutput(ToolOutput):
     tab: TabInfo
 
 
-@tool("tab_select", TabSelectInput, TabSelectOutput, records=True)
+@tool("tab_select", TabSelectInput, TabSelectOutput, records=True, effect="sets")
 async def tab_select(session: ToolSession, args: TabSelectInput) -> TabSelectOutput:
     """Make a tab current and bring it to the front."""
     targets = await sync_tabs(session)
@@ -130,7 +130,7 @@ async def close_and_report(session: ToolSession, tab: Tab) -> TabCloseOutput:
                           count=len(session.tabs), current_tab=session.current)
 
 
-@tool("tab_close", TabRefInput, TabCloseOutput, records=True)
+@tool("tab_close", TabRefInput, TabCloseOutput, records=True, effect="destroys")
 async def tab_close(session: ToolSession, args: TabRefInput) -> TabCloseOutput:
     """Close a tab (default the current one)."""
     await sync_tabs(session)

@@ -105,7 +105,7 @@ def _declare_verify(name: str, spec: Verify) -> None:
     async def handler(session: ToolSession, args: Any) -> CheckOutput:
         return await report.reported(session, name, args, checks.verify(session, spec, args))
 
-    tool(name, spec.input, CheckOutput, description=spec.description)(handler)
+    tool(name, spec.input, CheckOutput, description=spec.description, effect="acts")(handler)
 
 
 for _name, _spec in VERIFY.items():
@@ -121,7 +121,7 @@ class AssertTextInput(ToolInput):
     timeout_ms: int = TimeoutMs
 
 
-@tool("test_assert_text", AssertTextInput, CheckOutput)
+@tool("test_assert_text", AssertTextInput, CheckOutput, effect="acts")
 async def assert_text(session: ToolSession, args: AssertTextInput) -> CheckOutput:
     """Assert that text is visible."""
     check = checks.assert_text(session, args.text, args.selector, args.timeout_ms)
@@ -134,7 +134,7 @@ class VerifyListInput(ToolInput):
     timeout_ms: int = TimeoutMs
 
 
-@tool("test_verify_list", VerifyListInput, VerifyListOutput)
+@tool("test_verify_list", VerifyListInput, VerifyListOutput, effect="acts")
 async def verify_list(session: ToolSession, args: VerifyListInput) -> VerifyListOutput:
     """Verify that every text of items is visible."""
     check = checks.verify_list(session, args.items, args.selector, args.timeout_ms)
@@ -149,7 +149,7 @@ class AssertUrlInput(ToolInput):
     timeout_ms: int = TimeoutMs
 
 
-@tool("test_assert_url", AssertUrlInput, CheckOutput)
+@tool("test_assert_url", AssertUrlInput, CheckOutput, effect="acts")
 async def assert_url(session: ToolSession, args: AssertUrlInput) -> CheckOutput:
     """Assert that the URL matches pattern."""
     check = checks.assert_url(session, args.pattern, args.timeout_ms)
@@ -175,7 +175,7 @@ class GenerateLocatorOutput(ToolOutput):
         "element tools take), alternatives (the other strategies that also resolve uniquely)"))
 
 
-@tool("test_generate_locator", GenerateLocatorInput, GenerateLocatorOutput)
+@tool("test_generate_locator", GenerateLocatorInput, GenerateLocatorOutput, effect="reads")
 async def generate_locator(session: ToolSession, args: GenerateLocatorInput) -> GenerateLocatorOutput:
     """Build a robust locator for an element."""
     from ..assertions import locators
@@ -215,7 +215,7 @@ class ValidateSelectorsOutput(ToolOutput):
     message: str
 
 
-@tool("test_validate_selectors", ValidateSelectorsInput, ValidateSelectorsOutput)
+@tool("test_validate_selectors", ValidateSelectorsInput, ValidateSelectorsOutput, effect="reads")
 async def validate_selectors(session: ToolSession, args: ValidateSelectorsInput) -> ValidateSelectorsOutput:
     """Check CSS selectors: valid, matching, visible; suggests fixes."""
     from ..assertions import selectors
@@ -240,7 +240,7 @@ class SetTargetOutput(ToolOutput):
     target: str
 
 
-@tool("test_set_target", SetTargetInput, SetTargetOutput)
+@tool("test_set_target", SetTargetInput, SetTargetOutput, effect="sets")
 async def set_target(session: ToolSession, args: SetTargetInput) -> SetTargetOutput:
     """Name the system under test in the report."""
     report.check_log(session).target = args.target
@@ -271,7 +271,7 @@ class ReportOutput(ToolOutput):
     report: str = Field(description="The report rendered in the requested format")
 
 
-@tool("test_get_report", ReportInput, ReportOutput)
+@tool("test_get_report", ReportInput, ReportOutput, effect="reads")
 async def get_report(session: ToolSession, args: ReportInput) -> ReportOutput:
     """Report the checks since test_reset."""
     log = report.check_log(session)
@@ -288,7 +288,7 @@ class ResetOutput(ToolOutput):
     cleared: int = Field(description="Results removed")
 
 
-@tool("test_reset", NoInput, ResetOutput)
+@tool("test_reset", NoInput, ResetOutput, effect="deletes")
 async def reset_report(session: ToolSession, args: NoInput) -> ResetOutput:
     """Clear the recorded checks."""
     log = report.check_log(session)

@@ -369,7 +369,7 @@ class TraceStartOutput(MessageOutput):
     name: str
 
 
-@tool("trace_start", TraceStartInput, TraceStartOutput)
+@tool("trace_start", TraceStartInput, TraceStartOutput, effect="sets")
 async def trace_start(session: ToolSession, args: TraceStartInput) -> TraceStartOutput:
     """Start a performance trace with HAR, screenshots and DOM snapshots."""
     import trio
@@ -415,7 +415,7 @@ class TraceStopInput(ToolInput):
     path: str | None = Field(default=None, min_length=1, description="Without it, the ZIP comes as base64")
 
 
-@tool("trace_stop", TraceStopInput, TraceStopOutput)
+@tool("trace_stop", TraceStopInput, TraceStopOutput, effect="sets")
 async def trace_stop(session: ToolSession, args: TraceStopInput) -> TraceStopOutput:
     """Stop tracing and write the ZIP (opens in Perfetto)."""
     from .. import tracing
@@ -453,7 +453,7 @@ class ChunkStartOutput(MessageOutput):
     name: str
 
 
-@tool("trace_chunk_start", ChunkStartInput, ChunkStartOutput)
+@tool("trace_chunk_start", ChunkStartInput, ChunkStartOutput, effect="sets")
 async def trace_chunk_start(session: ToolSession, args: ChunkStartInput) -> ChunkStartOutput:
     """Start a slice of the trace that trace_chunk_stop saves as its own ZIP."""
     record = _trace().get(session)
@@ -472,7 +472,7 @@ class ChunkStopInput(ToolInput):
     path: str | None = Field(default=None, min_length=1, description="Without it, the ZIP comes as base64")
 
 
-@tool("trace_chunk_stop", ChunkStopInput, TraceArchiveOutput)
+@tool("trace_chunk_stop", ChunkStopInput, TraceArchiveOutput, effect="sets")
 async def trace_chunk_stop(session: ToolSession, args: ChunkStopInput) -> TraceArchiveOutput:
     """Save the trace slice since trace_chunk_start."""
     import trio
@@ -510,7 +510,7 @@ class GroupOutput(MessageOutput):
     depth: int = Field(description="Nesting level: 0 for a top-level group")
 
 
-@tool("trace_group_start", GroupStartInput, GroupOutput)
+@tool("trace_group_start", GroupStartInput, GroupOutput, effect="acts")
 async def trace_group_start(session: ToolSession, args: GroupStartInput) -> GroupOutput:
     """Open a named span in the trace."""
     record = _trace().get(session)
@@ -521,7 +521,7 @@ async def trace_group_start(session: ToolSession, args: GroupStartInput) -> Grou
     return GroupOutput(message=f"group {args.name!r} started (depth {depth})", name=args.name, depth=depth)
 
 
-@tool("trace_group_stop", NoInput, GroupOutput)
+@tool("trace_group_stop", NoInput, GroupOutput, effect="acts")
 async def trace_group_stop(session: ToolSession, args: NoInput) -> GroupOutput:
     """Close the innermost trace span."""
     record = _trace().get(session)

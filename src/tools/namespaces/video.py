@@ -97,7 +97,7 @@ async def _frame_size(tab: Tab, width: int | None, height: int | None) -> tuple[
     return _even(vw * scale), _even(vh * scale)
 
 
-@tool("video_start", VideoStartInput, VideoStartOutput)
+@tool("video_start", VideoStartInput, VideoStartOutput, effect="sets")
 async def video_start(session: ToolSession, args: VideoStartInput) -> VideoStartOutput:
     """Record the tab as a WebM video until video_stop."""
     from ..recording import stamp, start_background
@@ -134,7 +134,7 @@ async def _fallback_frame(tab: Tab) -> Frame | None:
     return Frame(base64.b64decode(shot["data"]), "jpeg", None, time.monotonic(), 0, 0)
 
 
-@tool("video_stop", NoInput, VideoStopOutput)
+@tool("video_stop", NoInput, VideoStopOutput, effect="sets")
 async def video_stop(session: ToolSession, args: NoInput) -> VideoStopOutput:
     """Stop video_start; returns the file."""
     from ..recording import tab_alive

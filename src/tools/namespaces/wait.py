@@ -117,13 +117,13 @@ async def _wait_element(session: ToolSession, selector: str, state: str, timeout
     return WaitOutput(message=f"selector {selector!r} is {state}", elapsed_ms=_elapsed(started))
 
 
-@tool("wait_for_selector", SelectorWaitInput, WaitOutput)
+@tool("wait_for_selector", SelectorWaitInput, WaitOutput, effect="reads")
 async def wait_for_selector(session: ToolSession, args: SelectorWaitInput) -> WaitOutput:
     """Wait until an element is visible (or in state)."""
     return await _wait_element(session, args.selector, args.state, args.timeout_ms)
 
 
-@tool("wait_for_state", StateWaitInput, WaitOutput)
+@tool("wait_for_state", StateWaitInput, WaitOutput, effect="reads")
 async def wait_for_state(session: ToolSession, args: StateWaitInput) -> WaitOutput:
     """Wait until an element is attached, detached, visible or hidden."""
     return await _wait_element(session, args.selector, args.state, args.timeout_ms)
@@ -144,7 +144,7 @@ def _text_check(text: str, selector: str | None) -> str:
     return "() => " + call_expression(load_script("tools", "text_present"), text, selector)
 
 
-@tool("wait_for_text", TextWaitInput, WaitOutput)
+@tool("wait_for_text", TextWaitInput, WaitOutput, effect="reads")
 async def wait_for_text(session: ToolSession, args: TextWaitInput) -> WaitOutput:
     """Wait until the visible text contains text."""
     started = time.perf_counter()
@@ -176,7 +176,7 @@ def _function_check(source: str) -> str:
     return f"async () => ({load_script('tools', 'truthy_result')})(await (\n{body}\n))"
 
 
-@tool("wait_for_function", FunctionWaitInput, WaitFunctionOutput)
+@tool("wait_for_function", FunctionWaitInput, WaitFunctionOutput, effect="destroys", open_world=True)
 async def wait_for_function(session: ToolSession, args: FunctionWaitInput) -> WaitFunctionOutput:
     """Wait until a JS expression is truthy; returns its value."""
     started = time.perf_counter()
@@ -234,7 +234,7 @@ def _navigated_url(tab: Tab, method: str, params: dict[str, Any]) -> str | None:
     return str(frame.get("url", "")) + str(frame.get("urlFragment") or "")
 
 
-@tool("wait_for_url", UrlWaitInput, WaitUrlOutput)
+@tool("wait_for_url", UrlWaitInput, WaitUrlOutput, effect="reads")
 async def wait_for_url(session: ToolSession, args: UrlWaitInput) -> WaitUrlOutput:
     """Wait until the URL matches pattern."""
     import trio
@@ -275,7 +275,7 @@ def _pending_requests(tab: Tab) -> list[str]:
             and r.resource_type not in _LONG_LIVED]
 
 
-@tool("wait_for_load", LoadWaitInput, WaitUrlOutput)
+@tool("wait_for_load", LoadWaitInput, WaitUrlOutput, effect="reads")
 async def wait_for_load(session: ToolSession, args: LoadWaitInput) -> WaitUrlOutput:
     """Wait until the document reaches a load state."""
     import trio

@@ -214,7 +214,7 @@ class _Login:
         return self.out(False, url, "timeout", f"login not confirmed {waited}: expected {expected}{shown}", errors)
 
 
-@tool("workflow_login", LoginInput, LoginOutput)
+@tool("workflow_login", LoginInput, LoginOutput, effect="acts", open_world=True)
 async def workflow_login(session: ToolSession, args: LoginInput) -> LoginOutput:
     """Log in through a form and judge success (success_url, success_selector or the form gone)."""
     return await _Login(session, args).run()
@@ -250,7 +250,7 @@ def column_names(raw: list[str]) -> list[str]:
     return names
 
 
-@tool("workflow_extract_table", ExtractTableInput, ExtractTableOutput)
+@tool("workflow_extract_table", ExtractTableInput, ExtractTableOutput, effect="reads")
 async def workflow_extract_table(session: ToolSession, args: ExtractTableInput) -> ExtractTableOutput:
     """A table's rows as objects keyed by column, or arrays."""
     from cdpdriver import JavaScriptError
