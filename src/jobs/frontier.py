@@ -80,8 +80,6 @@ def start_pages(request: JobRequest) -> list[NewPage]:
     return list(pages.values())
 
 
-
-
 @dataclass(frozen=True)
 class Scan:
     """What one :func:`advance` did: ``added`` pages admitted; ``levels`` the (depth, pages)

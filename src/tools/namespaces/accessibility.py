@@ -191,7 +191,6 @@ class _Builder:
             self.keys[id(out)] = ((self.session_id, backend), backend if self.ref_for is not None else None, out)
         return out
 
-
     def identity(self, node: dict[str, Any]) -> tuple[Any, int | None] | None:
         """A built node's identity across snapshots and, if it can have a reference, its backend id."""
         known = self.keys.get(id(node))
