@@ -26,8 +26,20 @@ from .fingerprints import Identity, element_identity
 
 log = logging.getLogger(__name__)
 
-#: The whole lookup for one page, every frame at once.
+#: The whole lookup for one page, every frame at once: this long for a page with few items...
 IDENTITY_TIMEOUT = 5.0
+#: ...and this much longer per item, up to :data:`IDENTITY_TIMEOUT_MAX`. Each element is
+#: found by its selector and read (ancestors, landmarks, style): about a millisecond on a
+#: page of 35,000 elements, so an index page with 6,000 items needs more than the 5 s a usual
+#: page never comes near; cut off, all its items fall back to their markup, and the findings
+#: of one component split into two problems (described and not).
+IDENTITY_SECONDS_PER_ITEM = 0.002
+IDENTITY_TIMEOUT_MAX = 20.0
+
+
+def identity_timeout(items: int) -> float:
+    """The time bound of one page's lookup of ``items`` elements."""
+    return min(IDENTITY_TIMEOUT_MAX, IDENTITY_TIMEOUT + IDENTITY_SECONDS_PER_ITEM * items)
 
 
 class Frames(Protocol):
@@ -91,7 +103,7 @@ async def describe_elements(frames: Frames, axe_results: Mapping[str, Any]) -> D
                 return
             raw = await call_function(
                 frame.session, load_script("audit", "element_identity"),
-                [selectors[key] for key in keys], context_id=frame.world, timeout=IDENTITY_TIMEOUT,
+                [selectors[key] for key in keys], context_id=frame.world, timeout=bound,
             )
         except (CDPError, AxeRunError) as exc:
             log.debug("element identities in frame %s unavailable: %s", hops or "top", exc)
@@ -102,8 +114,10 @@ async def describe_elements(frames: Frames, axe_results: Mapping[str, Any]) -> D
                 if isinstance(described.get("component"), Mapping):
                     found.components[key] = {**described["component"], "landmarks": described.get("landmarks") or []}
 
-    with trio.move_on_after(IDENTITY_TIMEOUT):
+    by_frame = _by_frame(axe_results)
+    bound = identity_timeout(sum(len(selectors) for _, selectors in by_frame.values()))
+    with trio.move_on_after(bound):
         async with trio.open_nursery() as nursery:
-            for hops, selectors in _by_frame(axe_results).values():
+            for hops, selectors in by_frame.values():
                 nursery.start_soon(describe, hops, selectors)
     return found

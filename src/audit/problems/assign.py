@@ -7,7 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from .signature import component_signature, fallback_signature, problem_id, readable_component
+from .signature import (
+    component_signature,
+    fallback_signature,
+    problem_id,
+    readable_component,
+    review_signature,
+)
 
 
 class Groupable(Protocol):
@@ -22,7 +28,12 @@ class Groupable(Protocol):
 
 
 def signature_of(item: Groupable, described: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The item's component signature: from its description when there is one."""
+    """The item's signature: a visual rule's undecided item by its reason, else the
+    component, from its description when there is one."""
+    reason = getattr(item, "reason", None)  # only needs-review items have one
+    question = review_signature(item.rule_id, reason) if reason is not None else None
+    if question is not None:
+        return question
     if described:
         return component_signature(item.rule_id, described)
     return fallback_signature(item.rule_id, item.element, item.html, item.selector)

@@ -3,11 +3,19 @@
 Two findings are one problem when they are findings of the same rule on the same component.
 What makes a component is its structure, read by ``js/element_identity.js`` while the page
 is open: the roles of the landmarks it sits in (not their names, which are often content:
-``aria-label="Offer 3"``), the tags, classes and roles of its nearest ancestors, its
-own tag, classes, role, input type and the names (not values) of its ARIA attributes. For
-the rules that judge how a thing looks (contrast, target size, links told apart by colour)
-the fix is one style rather than one template position, so the signature there is the
-element's own tag, classes and role and the computed style values the rule reads.
+``aria-label="Offer 3"``), the tags, classes and roles of its nearest ancestors up to the
+second one that names a component (a class or a role: the component and what holds it;
+what holds that is where the page placed it, which is content), its own tag, classes, role,
+input type and the names (not values) of its ARIA attributes. For the rules that judge how
+a thing looks (contrast, target size, links told apart by colour) the fix is one style
+rather than one template position, so the signature there is the element's own tag,
+classes and role and the computed style values the fix changes (a text colour, not the
+background it happens to sit on).
+
+A needs-review item of such a rule is a question, not a style: the rule could not decide
+(a background hidden by another element, text too short to judge), and one look at the
+cause answers every item it holds back. Its signature is the rule, the landmarks and the
+reason, with what differs between items (numbers, quoted text) left out.
 
 Never part of it: text, ``href``/``src``, ids, the page URL, positions among siblings,
 classes that read as generated (``css-1q2w3e``) or as a state (``active``, ``is-open``),
@@ -28,13 +36,15 @@ from ..generated_names import looks_generated
 
 ALGORITHM = "a11y-problem/1"
 PROBLEM_ID_LENGTH = 16
-#: Nearest ancestors kept in a structural signature (after repeats are folded).
+#: Nearest ancestors kept in a structural signature (after repeats are folded)...
 PATH_DEPTH = 6
+#: ...and of those, up to this many that name a component (a class or a role).
+NAMED_ANCESTORS = 2
 
 Signature = dict[str, Any]
 
-_CONTRAST = ("color", "background", "fontSize", "fontWeight")
-_SIZE = ("display", "fontSize", "lineHeight", "padding")
+_CONTRAST = ("color",)
+_SIZE = ("display", "padding")
 _LINK_LOOK = ("color", "parentColor", "textDecoration")
 #: Visual rules: the style values their verdict reads, the property a fix changes, and
 #: whether the landmark belongs to the component (a target size is set per region of a
@@ -102,20 +112,46 @@ def _compound(tag: str, classes: tuple[str, ...], role: str) -> str:
     return tag + own + (f"[role={role}]" if role else "")
 
 
-def folded_path(steps: Sequence[Mapping[str, Any]], depth: int = PATH_DEPTH) -> list[str]:
-    """The nearest ``depth`` ancestors, outermost first, each a compound selector followed by
-    `` >`` when it is the parent of the next one. Runs of identical steps fold into one
-    (nesting depth is content), joined to what is around them as ancestors: the steps,
-    joined by spaces and ending with the element's own compound, are a CSS selector that
-    matches the element."""
+def _names_a_component(compound: str) -> bool:
+    return "." in compound or "[role=" in compound
+
+
+def _fold(entries: list[list[Any]]) -> None:
+    """Fold the repeat that the last entry may have completed: a step equal to the one
+    before it (``section section``), or a pair equal to the pair before it (``ul > li`` in
+    a nested list). The entry kept is marked folded: more of it may sit between it and the
+    next one out."""
+    if len(entries) >= 2 and entries[-1][0] == entries[-2][0]:
+        entries.pop()
+        entries[-1][1] = True
+    elif len(entries) >= 4 and [e[0] for e in entries[-2:]] == [e[0] for e in entries[-4:-2]]:
+        del entries[-2:]
+        entries[-1][1] = True
+
+
+def folded_path(
+    steps: Sequence[Mapping[str, Any]],
+    depth: int = PATH_DEPTH,
+    named: int = NAMED_ANCESTORS,
+) -> list[str]:
+    """The nearest ancestors, outermost first, each a compound selector followed by `` >``
+    when it is the parent of the next one: at most ``depth`` of them, ending at the
+    ``named``-th one that names a component. Repeats of one step or of a pair of steps fold
+    into one (nesting depth is content), joined to what is around them as ancestors: the
+    steps, joined by spaces and ending with the element's own compound, are a CSS selector
+    that matches the element."""
     entries: list[list[Any]] = []  # nearest first: [compound, folded]
     for raw in steps:
-        step = _step(raw)
-        if entries and entries[-1][0] == step:
-            entries[-1][1] = True
-        else:
-            entries.append([step, False])
-    kept = entries[:depth]
+        entries.append([_step(raw), False])
+        _fold(entries)
+    kept: list[list[Any]] = []
+    for entry in entries:
+        if len(kept) == depth:
+            break
+        kept.append(entry)
+        named -= _names_a_component(entry[0])
+        if named == 0:
+            break
     out = []
     for index, (step, _) in enumerate(kept):
         inner_folded = index > 0 and kept[index - 1][1]
@@ -127,6 +163,25 @@ def own_compound(component: Mapping[str, Any]) -> str:
     """The element itself as a compound selector (tag and component classes)."""
     tag = str(component.get("tag") or "")
     return tag + "".join(f".{c}" for c in component_classes(component.get("classes") or []))
+
+
+def _ancestors(path: Sequence[str]) -> list[str]:
+    """A folded path's compounds without the `` >`` of a parent: whether a step is the
+    parent of the next depends on how deep the content nests it (one list level or three),
+    so the id must not, and joined by spaces the compounds still select the element."""
+    return [step.removesuffix(" >") for step in path]
+
+
+_DIFFERS = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d|\d+(?:[.,]\d+)*')
+
+
+def review_signature(rule_id: str, reason: str) -> Signature | None:
+    """The signature of a needs-review item of a visual rule (see the module docstring):
+    the reason, wherever on the site; None for other rules, whose undecided items group
+    by component like their findings."""
+    if rule_id not in VISUAL_RULES:
+        return None
+    return {"undecided": " ".join(_DIFFERS.sub("\u2026", reason or "").split())}
 
 
 def component_signature(rule_id: str, component: Mapping[str, Any]) -> Signature:
@@ -144,7 +199,7 @@ def component_signature(rule_id: str, component: Mapping[str, Any]) -> Signature
     visual = VISUAL_RULES.get(rule_id)
     if visual is None:
         signature["landmarks"] = landmarks
-        signature["path"] = folded_path(component.get("path") or [])
+        signature["path"] = _ancestors(folded_path(component.get("path") or []))
     else:
         keys, _, with_landmarks = visual
         style = component.get("style") or {}
@@ -209,16 +264,18 @@ def _selector_ancestry(steps: Sequence[tuple[str, str]]) -> list[str]:
     generalized to nothing (an id) is left out, and its neighbours join as ancestors."""
     ancestry: list[str] = []
     gap = False  # a compound was left out between this one and the nearest kept inner one
+    named = NAMED_ANCESTORS
     for index in range(len(steps) - 2, -1, -1):
         join, compound = steps[index + 1][0], steps[index][1]
-        if join not in (">", " "):
+        if join not in (">", " ") or len(ancestry) == PATH_DEPTH or named == 0:
             break
         if not compound:
             gap = True
             continue
         ancestry.insert(0, f"{compound} >" if join == ">" and not gap else compound)
+        named -= _names_a_component(compound)
         gap = False
-    return ancestry[-PATH_DEPTH:]
+    return ancestry
 
 
 def fallback_signature(rule_id: str, element: str, html: str, selector: str) -> Signature:
@@ -235,7 +292,7 @@ def fallback_signature(rule_id: str, element: str, html: str, selector: str) -> 
         "explicitRole": attrs.get("role", "").split(" ")[0],
         "type": attrs.get("type", "").lower() if element in ("input", "button") else "",
         "aria": sorted({name for name in attrs if name.startswith("aria-")} - _STATE_ARIA),
-        "selectorPath": ancestry[-PATH_DEPTH:],
+        "selectorPath": _ancestors(ancestry),
         "frames": len(hops) - 1,
     }
     if rule_id in VISUAL_RULES:
@@ -282,6 +339,8 @@ def landmark_words(landmarks: Sequence[Any]) -> str:
 WHERE_SEPARATOR = " › "
 #: Between the element and the style values of a visual rule's component.
 STYLE_SEPARATOR = ": "
+#: How the component of a visual rule's undecided items reads: no element, the question.
+UNDECIDED = "undecided: "
 
 
 def split_component(text: str) -> tuple[str, str]:
@@ -294,6 +353,8 @@ def readable_component(rule_id: str, signature: Signature) -> str:
     """The component as a person reads it: the landmarks in words, then a CSS selector
     matching the element (its structure, or for visual rules the element alone followed by
     the style values the rule reads). At most 200 characters."""
+    if "undecided" in signature:
+        return f"{UNDECIDED}{signature['undecided']}"[:200]
     own = signature.get("tag", "") + "".join(f".{c}" for c in signature.get("classes", []))
     if signature.get("explicitRole"):
         own += f"[role={signature['explicitRole']}]"
@@ -310,6 +371,9 @@ def readable_component(rule_id: str, signature: Signature) -> str:
 
 
 def component_css(text: str) -> str:
-    """The CSS selector part of a :func:`readable_component` text ("" when it was cut)."""
+    """The CSS selector part of a :func:`readable_component` text ("" when it was cut, or
+    when the text is a question rather than a component)."""
+    if text.startswith(UNDECIDED):
+        return ""
     css = split_component(text)[1].split(STYLE_SEPARATOR, 1)[0]
     return "" if css.endswith("\u2026") else css

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import re
 
-from .signature import VISUAL_RULES, component_classes, opening_tag_attributes, split_component
+from .signature import (
+    UNDECIDED,
+    VISUAL_RULES,
+    component_classes,
+    opening_tag_attributes,
+    split_component,
+)
 
 
 def element_compound(element: str, html: str) -> str:
@@ -35,7 +41,10 @@ def fix_location(
     instances: int,
 ) -> str:
     """The guess: ``one style: span.pre colour (56 pages)``, ``shared by all 200 pages:
-    header template (ul.menu > li > a)``, ``one page``…"""
+    header template (ul.menu > li > a)``, ``one page``… (for a visual rule's undecided
+    items, the cause is one thing to look at: ``one cause to check by hand, …``)"""
+    if component.startswith(UNDECIDED):  # a visual rule's undecided items: one question
+        return f"one cause to check by hand, {_scope(pages, total_pages, instances)}"
     visual = VISUAL_RULES.get(rule_id)
     if visual is not None:
         where = "one page" if pages == 1 else f"{pages} pages"

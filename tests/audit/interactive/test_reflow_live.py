@@ -48,6 +48,15 @@ async def test_reflow(browser, site):
             '<img src="/audit/pixel.png" alt="The shop" width="900" height="90"></main>',
             head=RESPONSIVE,
         ),
+        # One line of inline parts that does not wrap (an API signature): the box it is laid
+        # out in is the culprit, once, not each part that reaches past the edge.
+        "fail-line": page(
+            '<main><h1>API</h1><dl><dt style="white-space: nowrap">make_loaf(<em>flour_kind</em>, '
+            '<em>water_millilitres</em>, <span class="paren">(</span><em>oven_temperature_in_celsius</em>'
+            '<span class="paren">)</span>, <em>proofing_minutes_before_baking</em>)</dt>'
+            f"<dd><p>{TEXT}</p></dd></dl></main>",
+            head=RESPONSIVE,
+        ),
         # Only an unscrolled code sample sticks out: code may need two dimensions.
         "pass-code": page(
             f"<main><h1>Recipe script</h1><p>{TEXT}</p>"
@@ -62,6 +71,8 @@ async def test_reflow(browser, site):
     summary = finding.failure_summary or ""
     assert summary.startswith("At 320 CSS px wide the page scrolls ") and "div.hero (700 px wide)" in summary
     assert "Our harbour bakery" in summary
+    [line] = outcome(results["fail-line"], RULE).findings
+    assert line.selector == "html > body > main > dl > dt", line.selector
     for name in ("pass", "pass-code"):
         passed = outcome(results[name], RULE)
         assert passed.clean and passed.tested, name

@@ -76,7 +76,7 @@ def test_text_report_leads_with_problems():
         < text.index("Findings by rule")
     )
     assert "  1. [critical] label: label must pass" in text
-    assert "fix: shared by all 20 pages: header template (form.search > input.q)" in text
+    assert "fix: shared by all 20 pages: header template (form.search input.q)" in text
     assert "... and 19 more" in text
 
 

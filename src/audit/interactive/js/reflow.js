@@ -79,15 +79,24 @@ function (limits) {
     return ['ordinary', el.closest('nav, [role="navigation"]') ? 'navigation' : el.closest('form, input, select, textarea, button') ? 'a form' : 'text'];
   };
 
+  // The box whose lines text is laid out in: the nearest ancestor that is not inline. A long
+  // signature line of inline parts (`em`, `span`, `a`) is one line that does not wrap, whose
+  // fix (let it wrap) is on that box, not on each part that happens to reach past the edge.
+  const lineBox = (el) => {
+    let node = el;
+    while (node !== body && /^(inline|contents)$/.test(style(node).display) && parentOf(node)) node = parentOf(node);
+    return node === body ? el : node;
+  };
   const culprits = new Map();
   const note = (el, reach, what, sample) => {
     // The box responsible: the outermost ancestor below body that sticks out too, else the
-    // content's own element (text wider than its box).
-    let culprit = el;
+    // box the content's lines are in (text wider than its box).
+    let culprit = null;
     for (let node = parentOf(el); node && node !== html; node = parentOf(node)) {
       if (beyond(node.getBoundingClientRect()) > tol) culprit = node;
       if (node === body) break;
     }
+    if (!culprit) culprit = what === 'text' ? lineBox(el) : el;
     const [kind, why] = classify(el);
     const key = `${a11yProbe.idOf(culprit)}:${kind}`;
     let entry = culprits.get(key);
