@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import os
 
-from alembic.util import CommandError
 from sqlalchemy.exc import SQLAlchemyError
 
 from .database import create_store_engine, database_url, redact
@@ -49,7 +48,7 @@ def open_store(target: str | os.PathLike[str]) -> Store:
     engine = create_store_engine(url)
     try:
         upgrade(engine)
-    except (SQLAlchemyError, CommandError, StoreError) as exc:
+    except (SQLAlchemyError, StoreError) as exc:
         engine.dispose()
         reason = getattr(exc, "orig", None) or exc
         raise StoreError(f"cannot open the store at {shown}: {reason}") from exc

@@ -14,7 +14,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, func, select, table
 
-from jobs.store import StoreError, open_store
+from jobs.store import StoreError, migrate, open_store
 from jobs.store.database import create_store_engine, database_url, redact
 from jobs.store.migrate import head_revision
 from jobs.store.schema import metadata
@@ -31,7 +31,7 @@ def test_migrations_build_exactly_the_declared_schema(store_target):
     try:
         with engine.connect() as conn:
             context = MigrationContext.configure(conn, opts={"compare_type": True})
-            assert context.get_current_revision() == HEAD == "0004"
+            assert context.get_current_revision() == HEAD == migrate.HEAD == "0004"
             assert compare_metadata(context, metadata) == []
     finally:
         engine.dispose()
