@@ -55,7 +55,7 @@ async def test_a_closed_session_fails_every_command_at_once_and_a_raising_body_s
         doomed = await ctx.new_page()
         await doomed.close()
         await trio.sleep(0.1)  # the detach event arrives
-        with trio.fail_after(5):
+        with trio.fail_after(30):
             async with doomed.session.batch() as batch:
                 first = batch.send("Runtime.enable")
                 second = batch.send("Page.enable")

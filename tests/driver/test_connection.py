@@ -85,7 +85,7 @@ async def test_typed_events_arrive_for_subscribers(page, site):
     await page.session.send("Runtime.enable")
     with page.session.listen("Runtime.consoleAPICalled") as events:
         await page.navigate(url)
-        with trio.fail_after(5):
+        with trio.fail_after(30):
             event = await events.receive()
     assert event.type == "log"
     assert [a.value for a in event.args] == ["hi", 3]

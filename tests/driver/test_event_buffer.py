@@ -72,7 +72,7 @@ async def test_get_waits_for_the_next_item_and_for_the_end():
             except trio.EndOfChannel:
                 return
 
-    with trio.fail_after(5):
+    with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(reader)
             await trio.sleep(0.01)  # the reader is parked on an empty buffer

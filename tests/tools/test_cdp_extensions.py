@@ -35,7 +35,7 @@ async def test_install_list_and_uninstall_an_extension(launched, site):
     assert listing["count"] == 1
     assert listing["extensions"][0]["id"] == installed["id"] and listing["extensions"][0]["enabled"] is True
     await mcp.ok("page_navigate", {"url": url})
-    with trio.fail_after(5):
+    with trio.fail_after(30):
         while await _marked(mcp) != "1":  # the content script runs at document_end
             await trio.sleep(0.05)
     await mcp.ok("cdp_uninstall_extension", {"id": installed["id"]})

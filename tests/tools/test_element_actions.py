@@ -201,7 +201,7 @@ async def test_invalid_arguments_name_the_field(mcp):
 
 async def test_click_that_opens_an_alert_returns_and_leaves_the_dialog_open(mcp, site):
     await load(mcp, site, "alert", "<button id=b onclick=\"alert('hello there')\">Alert</button>")
-    with trio.fail_after(4):
+    with trio.fail_after(20):
         data = await mcp.ok("element_click", {"selector": "#b"})
     assert "alert" in data["message"] and "dialog_handle" in data["message"]
     err = await mcp.fail("js_evaluate", {"script": "1"})

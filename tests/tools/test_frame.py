@@ -104,7 +104,7 @@ async def test_frame_select_waits_for_a_late_iframe(mcp, site):
 
 
 async def _title_becomes(session: ToolSession, expected: str) -> None:
-    with trio.fail_after(5):
+    with trio.fail_after(30):
         while await locate.evaluate(session, "document.title") != expected:
             await trio.sleep(0.02)
 

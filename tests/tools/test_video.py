@@ -110,7 +110,7 @@ async def test_closed_tab_still_yields_a_video_and_ffmpeg_is_reaped(mcp, site):
     await mcp.ok("tab_close", {"index": 0})
     await mcp.ok("page_navigate", {"url": site.route("/video/third", ANIMATED)})
     await mcp.ok("video_start", {"width": 160, "height": 120})
-    with trio.fail_after(5):
+    with trio.fail_after(30):
         while len(_ffmpeg_children()) != 1:
             await trio.sleep(0.05)
     await mcp.ok("video_stop")

@@ -125,7 +125,7 @@ async def test_blocked_receive_wakes_when_a_task_arrives(queue):
         nursery.start_soon(wait)
         await trio.sleep(0.2)
         await queue.enqueue([task(7)])
-        with trio.fail_after(2):
+        with trio.fail_after(30):
             while not got:
                 await trio.sleep(0.01)
     assert [d.task for d in got] == [task(7)]

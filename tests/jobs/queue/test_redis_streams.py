@@ -82,7 +82,7 @@ async def test_entries_of_a_sigkilled_worker_are_taken_over(queue, redis_server,
     assert untouched.entry_id == ids[3]
     assert await queue.ack(untouched) == 1  # else it too goes idle and is reclaimed below
     taken = []
-    with trio.fail_after(5):
+    with trio.fail_after(30):
         while len(taken) < 3:
             taken += await queue.reclaim("survivor")
             await trio.sleep(LEASE_MS / 4000)

@@ -3,7 +3,7 @@ the store, so what the service holds does not grow with the pages it has audited
 
 The service is ``python -m a11y serve`` (the embedded default: SQLite, the in-process queue,
 its local worker on the session's Chromium), measured from ``/proc/<pid>/status``. The site
-is ``A11Y_FLAT_RSS_PAGES`` small pages: 120 by default, about 15 s on 2 idle cores (a
+is ``A11Y_FLAT_RSS_PAGES`` small pages: 80 by default, about 10 s on 2 idle cores (a
 soak: ``A11Y_FLAT_RSS_PAGES=5000``; ``scripts/bench/scale_bench.py --flat-memory`` prints the
 RSS every 500 pages of such a crawl).
 """
@@ -24,7 +24,7 @@ from tests.support.site import Response, Site
 
 ROOT = Path(__file__).resolve().parents[3]
 PIXEL = "data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw=="
-PAGES = int(os.environ.get("A11Y_FLAT_RSS_PAGES", "120"))
+PAGES = int(os.environ.get("A11Y_FLAT_RSS_PAGES", "80"))
 #: Growth allowed between the first quarter and the last page: allocator noise and caches
 #: that fill once (SQLAlchemy's statement cache, thread stacks), not anything per page.
 MARGIN_BYTES = 8 * 2**20
