@@ -52,8 +52,8 @@ async def test_reflow(browser, site):
         # out in is the culprit, once, not each part that reaches past the edge.
         "fail-line": page(
             '<main><h1>API</h1><dl><dt style="white-space: nowrap">make_loaf(<em>flour_kind</em>, '
-            '<em>water_millilitres</em>, <span class="paren">(</span><em>oven_temperature_in_celsius</em>'
-            '<span class="paren">)</span>, <em>proofing_minutes_before_baking</em>)</dt>'
+            '<em>water_millilitres</em>, <span class="paren">(</span><em><span class="n">oven_temperature_'
+            'in_celsius</span></em><span class="paren">)</span>, <em>proofing_minutes_before_baking</em>)</dt>'
             f"<dd><p>{TEXT}</p></dd></dl></main>",
             head=RESPONSIVE,
         ),

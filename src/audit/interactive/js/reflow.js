@@ -90,13 +90,14 @@ function (limits) {
   const culprits = new Map();
   const note = (el, reach, what, sample) => {
     // The box responsible: the outermost ancestor below body that sticks out too, else the
-    // box the content's lines are in (text wider than its box).
-    let culprit = null;
+    // content's own element; for text, the box its lines are in when that is an inline part
+    // (an inline box that sticks out is only a piece of a line that does not wrap).
+    let culprit = el;
     for (let node = parentOf(el); node && node !== html; node = parentOf(node)) {
       if (beyond(node.getBoundingClientRect()) > tol) culprit = node;
       if (node === body) break;
     }
-    if (!culprit) culprit = what === 'text' ? lineBox(el) : el;
+    if (what === 'text') culprit = lineBox(culprit);
     const [kind, why] = classify(el);
     const key = `${a11yProbe.idOf(culprit)}:${kind}`;
     let entry = culprits.get(key);
