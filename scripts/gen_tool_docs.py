@@ -89,6 +89,55 @@ def _contexts() -> list[str]:
             "`--max-contexts`).", ""]
 
 
+def _results() -> list[str]:
+    """What a result's text block holds, and how a client that reads structured content gets
+    the JSON once (``a11y.result_budget``)."""
+    return ["## Results: text and structured content", "",
+            "A successful result carries its data as `structuredContent` (matching the tool's output "
+            "schema) and, for clients that hand the model only the text blocks, the same JSON in its "
+            "first text block, as the MCP specification asks since 2025-06-18 (for backwards "
+            "compatibility); a result over 16,000 characters has a note and a preview there instead. "
+            "Screenshots follow as image blocks. An error has no structured content: its text block "
+            "is the JSON `{error: {code, message}}`, always.", "",
+            "Neither protocol era (2025-11-25, 2026-07-28) gives a client a capability to say that it "
+            "reads `structuredContent`, so the JSON is sent "
+            "twice by default in either era. It is sent once, the text block being one line naming the "
+            "fields the structured content holds, to a client that advertises the extension "
+            "`a11y/structured-content` in its capabilities (`extensions`; in the handshake era also "
+            "`experimental`; with the Python SDK, `Client(..., extensions=[advertise("
+            "\"a11y/structured-content\")])`), and to every client of a server started with "
+            "`--structured-only`.", ""]
+
+
+def _tasks_and_files(tools: list[Tool]) -> list[str]:
+    """Long tools as MCP tasks, their progress, and files as resources (``a11y.mcp_tasks``,
+    ``a11y.mcp_files``)."""
+    long = ", ".join(f"`{t.name}`" for t in tools if t.long)
+    return ["## Tasks, progress and files", "",
+            f"Tools that can run past a few seconds say so in their declaration (**long** below): {long}. "
+            "For a client that declares the tasks extension `io.modelcontextprotocol/tasks` in a "
+            "2026-07-28 request's capabilities (the server announces it under `extensions`), such a "
+            "call answers at once with a task (`resultType: \"task\"`, `taskId`, `status: "
+            "\"working\"`, `pollIntervalMs`, `ttlMs`): poll `tasks/get` until `status` is `completed` "
+            "(the tool's result is its `result`), `failed` (`error`) or `cancelled`; `tasks/cancel` "
+            "stops the call and its browser work; `statusMessage` says how far it got. Tasks are kept "
+            "an hour; one made over an MCP session is that session's only. Every other client, and "
+            "every 2025-era client (the SDK has no task runtime for the 2025-11-25 design), gets an "
+            "ordinary result. A long call whose request carries a `progressToken` sends "
+            "`notifications/progress` as it goes (the quality audit: each phase, of how many).", "",
+            "Every file a call writes (a screenshot or PDF saved to a path, traces, videos, heap "
+            "snapshots, coverage, quality reports, saved states) also comes back as a `resource_link` "
+            "block after the result (`uri`, `name`: the path in the output directory, `mimeType`, "
+            "`size`). Its URI is `a11y-file://<context>/<path>` (`default` on stdio), readable with "
+            "`resources/read` (text for text and JSON, else a base64 blob); `resources/list` lists the "
+            "files the caller's context wrote (its last 500). A read is refused (JSON-RPC -32602, the "
+            "reason as `data.code`) for another scheme (`unknown_scheme`), a path leaving the output "
+            "directory by `..` or a symlink (`outside_output`), a context that is closed or another "
+            "MCP session's (`other_context`), a file that is not there (`not_found`) or over 100 MB "
+            "(`too_large`). Over HTTP a context reads only the files its own calls wrote; on stdio "
+            "any file in the output directory.", ""]
+
+
 def _order_and_effects(tools: list[Tool]) -> list[str]:
     """The listing's fixed order and what each ``effect`` word means as MCP annotations."""
     lines = ["## Order and annotations", "",
@@ -120,7 +169,7 @@ def _order_and_effects(tools: list[Tool]) -> list[str]:
 def _hints(t: Tool) -> str:
     """One line per tool: its effect word and the four annotations tools/list sends."""
     hints = " · ".join(f"{hint} {str(value).lower()}" for hint, value in t.annotations.items())
-    return f"**Effect:** `{t.effect}` · {hints}"
+    return f"**Effect:** `{t.effect}` · {hints}" + (" · **long** (a task when asked)" if t.long else "")
 
 
 def render(tools: list[Tool]) -> str:
@@ -139,6 +188,8 @@ def render(tools: list[Tool]) -> str:
         *_order_and_effects(tools),
         *_profiles(),
         *_contexts(),
+        *_results(),
+        *_tasks_and_files(tools),
     ]
     current = None
     for t in tools:

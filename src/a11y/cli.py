@@ -126,6 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--max-result-size", type=_result_budget, default=None, metavar="CHARS",
                      help="budget of one tool result in characters of JSON; longer strings in "
                           "it are cut and the result says so (default 1,000,000)")
+    mcp.add_argument("--structured-only", action="store_true",
+                     help="every client reads structured content: a result's text block is one line "
+                          "pointing at it, not its JSON again (default: only for a client advertising "
+                          "the a11y/structured-content extension; errors always as JSON text)")
     mcp.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
     mcp.add_argument("--host", default="127.0.0.1")
     mcp.add_argument("--port", type=int, default=8931)

@@ -51,8 +51,12 @@ _SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 _INBOX_LINES = 64  # lines read ahead of the server; stdin's pipe holds the rest
 
 
-#: The capabilities the server announces (tools only, a fixed list).
-_CAPABILITIES: dict[str, Any] = {"tools": {"listChanged": False}}
+#: The capabilities the server announces, as the SDK derives them from what it serves: tools and
+#: the files tools wrote as resources (a11y.mcp_files); from 2026-07-28 on, the tasks extension
+#: too (a11y.mcp_tasks: the handshake era's capabilities have no extensions).
+_CAPABILITIES: dict[str, Any] = {"resources": {"subscribe": False, "listChanged": False},
+                                 "tools": {"listChanged": False}}
+_MODERN_CAPABILITIES: dict[str, Any] = {**_CAPABILITIES, "extensions": {"io.modelcontextprotocol/tasks": {}}}
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,7 @@ class ServerFacts:
 
     def discover_result(self) -> dict[str, Any]:
         """The reply to ``server/discover`` (2026-07-28 and later)."""
-        return self._modern({"capabilities": _CAPABILITIES, "instructions": self.instructions,
+        return self._modern({"capabilities": _MODERN_CAPABILITIES, "instructions": self.instructions,
                              "supportedVersions": list(MODERN_PROTOCOL_VERSIONS)})
 
     def tools_result(self, *, modern: bool) -> dict[str, Any]:

@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from tools import catalog as tool_catalog
 from tools.server_config import ServerConfig
 
-from . import __version__, mcp_guard
+from . import __version__, mcp_files, mcp_guard
 from .mcp_http import client_of, lists_context_argument
-from .result_budget import dumps, text_for
+from .result_budget import dumps, reads_structured, text_for
 
 if TYPE_CHECKING:
     import mcp_types as types
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from tools.contexts import ContextPool
     from tools.guard.policy import GuardConfig
     from tools.registry import Outcome
+    from tools.session import ProgressSink
 
     from .mcp_early import ServerFacts
 
@@ -111,6 +112,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         tools=tools,
         guard=mcp_guard.guard_from_args(args),
         **({"max_result_chars": args.max_result_size} if args.max_result_size else {}),
+        structured_only=getattr(args, "structured_only", False),
         **_context_limits(args),
     )
 
@@ -188,6 +190,8 @@ def _build(config: ServerConfig, tools_loaded: trio.Event | None, *,
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
+    from . import mcp_tasks
+
     def tool_entry(t: tool_catalog.Listed, with_context: bool) -> types.Tool:
         from tools.schema import with_context as plus_context
 
@@ -200,39 +204,70 @@ def _build(config: ServerConfig, tools_loaded: trio.Event | None, *,
         return [tool_entry(t, with_context) for t in tool_catalog.listed(config.namespaces, config.tools)]
 
     contexts = _LazyContexts(config, shared, tools_loaded)
+    tasks = mcp_tasks.Tasks()
 
     @asynccontextmanager
     async def lifespan(_: Server[_LazyContexts]) -> AsyncIterator[_LazyContexts]:
         with mcp_guard.redacting_logs(config.guard):
-            async with contexts.running():
+            async with contexts.running(), tasks.running():
                 yield contexts
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listing(shared and lists_context_argument(ctx)))
 
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult | dict[str, Any]:
+        """A long tool (its declaration says so) runs as a task for a client that declared the
+        tasks extension, and reports progress when asked (:mod:`a11y.mcp_tasks`); not under
+        ``--confirm-actions``, whose questions come in answer to the call itself."""
+        from tools.registry import REGISTRY
+
+        pool = await ctx.lifespan_context.get()
+        spec = REGISTRY.get(params.name)
+        asks_first = config.guard is not None and config.guard.confirm_actions
+        if spec is not None and spec.long and not asks_first and mcp_tasks.declared(ctx):
+            return tasks.start(client_of(ctx), lambda progress: run_call(ctx, params, pool, progress))
+        return await run_call(ctx, params, pool, mcp_tasks.progress_sender(ctx) if spec and spec.long else None)
+
+    async def run_call(ctx: Any, params: types.CallToolRequestParams, pool: ContextPool,
+                       progress: ProgressSink | None) -> types.CallToolResult:
+        """One tool call in its client's context; the files it wrote are linked after its result
+        (:mod:`a11y.mcp_files`)."""
         from tools.errors import ToolError
         from tools.registry import Outcome, call
         from tools.schema import CONTEXT_ARGUMENT
 
-        pool = await ctx.lifespan_context.get()
         args = dict(params.arguments or {})
         handle = args.pop(CONTEXT_ARGUMENT, None)
+        files: list[Path] = []
         try:
             if handle is not None and not isinstance(handle, str):
                 raise ToolError("invalid_arguments", "context: give the handle browser_launch returned, a string")
             async with pool.use(client=client_of(ctx), handle=handle, opens=params.name in OPENS_CONTEXT) as session:
-                if config.guard is None:
-                    outcome = await call(session, params.name, args)
-                else:  # the guard rails: a11y.mcp_guard
-                    args = mcp_guard.strip_markers(args, config.guard)
-                    guarded = await mcp_guard.guarded_call(session, ctx, params, params.name, args, config.guard)
-                    if not isinstance(guarded, Outcome):
-                        return guarded  # type: ignore[return-value]  # input_required: questions first
-                    outcome = guarded
+                session.call_files, session.progress, handle = files, progress, session.handle
+                try:
+                    if config.guard is None:
+                        outcome = await call(session, params.name, args)
+                    else:  # the guard rails: a11y.mcp_guard
+                        args = mcp_guard.strip_markers(args, config.guard)
+                        guarded = await mcp_guard.guarded_call(session, ctx, params, params.name, args, config.guard)
+                        if not isinstance(guarded, Outcome):
+                            return guarded  # type: ignore[return-value]  # input_required: questions first
+                        outcome = guarded
+                finally:
+                    session.call_files = session.progress = None
         except ToolError as error:  # no such context, or no room for another
             outcome = Outcome(params.name, False, error.body(), 0.0, args)
-        return _result(outcome, config.max_result_chars, config.guard)
+        result = _result(outcome, config.max_result_chars, config.guard,
+                         structured_only=reads_structured(ctx, config.structured_only))
+        if files:
+            result.content.extend(mcp_files.links(pool, handle, files))
+        return result
+
+    async def list_resources(ctx: Any, params: Any) -> types.ListResourcesResult:
+        return mcp_files.listing(await ctx.lifespan_context.get(), client_of(ctx))
+
+    async def read_resource(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        return mcp_files.read(await ctx.lifespan_context.get(), client_of(ctx), str(params.uri))
 
     instructions = INSTRUCTIONS + mcp_guard.instructions(config.guard)
     if shared:
@@ -244,14 +279,19 @@ def _build(config: ServerConfig, tools_loaded: trio.Event | None, *,
         lifespan=lifespan,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
     )
+    tasks.serve(server)
     return server, contexts
 
 
-def _result(outcome: Outcome, max_chars: int, guard: GuardConfig | None = None) -> types.CallToolResult:
+def _result(outcome: Outcome, max_chars: int, guard: GuardConfig | None = None, *,
+            structured_only: bool = False) -> types.CallToolResult:
     """The data as structured content, within the result budget, and as text (the JSON when
-    small, a note and a preview when large: :mod:`a11y.result_budget`); pictures as image
-    blocks after it."""
+    small, a note and a preview when large; one line pointing at the structured content for a
+    client that reads it, ``structured_only``: :mod:`a11y.result_budget`); pictures as image
+    blocks after it. An error has no structured content, so its text is the JSON."""
     import mcp_types as types
 
     data, original_size = mcp_guard.shaped_data(outcome.data, outcome.tool, guard, max_chars)
@@ -260,7 +300,9 @@ def _result(outcome: Outcome, max_chars: int, guard: GuardConfig | None = None) 
               for image in outcome.images]
     meta = None if original_size is None else {"a11y/truncated": True, "a11y/originalChars": original_size}
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=text_for(data, text, original_size)), *images],
+        content=[types.TextContent(type="text", text=text_for(data, text, original_size,
+                                                              structured_only=structured_only and outcome.ok)),
+                 *images],
         structured_content=data if outcome.ok else None,
         is_error=not outcome.ok,
         _meta=meta,

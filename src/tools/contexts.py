@@ -99,6 +99,18 @@ class ContextPool:
             context.last_used = trio.current_time()
             context.poke()
 
+    def session_of(self, *, client: str | None = None,
+                   handle: str | None = None) -> tuple[ToolSession | None, str]:
+        """The session of an open context, found as :meth:`use` finds it but never opened nor
+        held (``resources/read``), and its handle; None for a context that is not open or is
+        another MCP session's."""
+        if handle is None:
+            handle = self._clients.get(client, "") if self.shared and client is not None else DEFAULT_CONTEXT
+        context = self._contexts.get(handle)
+        if context is None or (context.client is not None and context.client != client):
+            return None, handle
+        return context.session, handle
+
     def client_gone(self, client: str) -> None:
         """The MCP session ``client`` ended: its context closes now, not when idle."""
         handle = self._clients.get(client)

@@ -95,6 +95,8 @@ class Downloads:
         self._context_id: str | None = None
         #: Told of each download as it begins (``--confirm-actions``: tools.guard.confirm).
         self.gate: Callable[[Download], None] | None = None
+        #: Told of each file saved (the session, which serves it as a resource: a11y.mcp_files).
+        self.saved: Callable[[Path], None] | None = None
 
     @property
     def changed(self) -> trio.Event:
@@ -191,6 +193,8 @@ class Downloads:
             return None
         target = unique_path(self.folder, safe_name(download.suggested_filename))
         os.replace(staged, target)
+        if self.saved is not None:
+            self.saved(target)
         return target
 
 

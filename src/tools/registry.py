@@ -77,6 +77,7 @@ class Tool:
     records: bool = False
     effect: Effect = "acts"
     open_world: bool = False
+    long: bool = False
 
     @property
     def namespace(self) -> str:
@@ -107,6 +108,7 @@ def tool(
     records: bool = False,
     effect: Effect,
     open_world: bool = False,
+    long: bool = False,
 ) -> Callable[[Handler], Handler]:
     """Declare a tool: the only way a handler becomes one.
 
@@ -120,6 +122,10 @@ def tool(
     (:data:`EFFECTS`); ``open_world`` marks a call that may make the browser reach hosts the
     arguments or a page choose: it navigates or fetches, runs code the caller wrote, or
     delivers input whose default action follows a link or submits a form.
+
+    ``long`` marks a call that can run past a few seconds (an audit, a trace or video being
+    written out): the MCP server runs it as a task for a client that declared the tasks
+    extension and reports its progress (:mod:`a11y.mcp_tasks`).
     """
 
     def register(handler: Handler) -> Handler:
@@ -134,7 +140,7 @@ def tool(
             raise ValueError(f"tool {name}: effect {effect!r} is not one of {', '.join(EFFECTS)}")
         if records and effect == "reads":
             raise ValueError(f"tool {name}: a recording keeps it because it changes the page, so it cannot only read")
-        REGISTRY[name] = Tool(name, text, input, output, handler, records, effect, open_world)
+        REGISTRY[name] = Tool(name, text, input, output, handler, records, effect, open_world, long)
         return handler
 
     return register

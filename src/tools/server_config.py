@@ -27,6 +27,9 @@ class ServerConfig:
     launch_timeout: float = 30.0
     #: The budget of one tool result, in characters of JSON (``--max-result-size``).
     max_result_chars: int = 1_000_000
+    #: Every client reads structured content, so no result's text repeats its JSON
+    #: (``--structured-only``; without it only a client that says so: :mod:`a11y.result_budget`).
+    structured_only: bool = False
     #: Over HTTP: browser contexts (clients) open at once, and seconds without a call after
     #: which a client's context is closed (``--max-contexts``, ``--context-idle-timeout``).
     max_contexts: int = 16

@@ -12,7 +12,8 @@ context again there.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -37,6 +38,9 @@ T = TypeVar("T")
 # recorders); it must not await anything, so every new tab is set up in one round trip.
 TabSetup = Callable[[Tab, Batch], None]
 SETUP_TIMEOUT = 10.0
+WRITTEN_KEPT = 500  # files a session remembers writing (what resources/list and resources/read serve)
+#: Where a long call says how far it got: (done, total or None, what it is doing).
+ProgressSink = Callable[[float, float | None, str], Awaitable[None]]
 #: The handle of the context a call without one acts on: the only one on stdio.
 DEFAULT_CONTEXT = "default"
 
@@ -75,6 +79,13 @@ class ToolSession:
         self.ended = False
         self._state: dict[str, Any] = {}
         self._starting = trio.Lock()
+        #: Files written through ``output_path``: during one call (a list the MCP server sets, so
+        #: the result can link them) and the session's last ones, which ``resources/read`` serves.
+        self.call_files: list[Path] | None = None
+        self.written: OrderedDict[Path, None] = OrderedDict()
+        #: Where a long call reports progress (the MCP server sets it for a call that asked).
+        self.progress: ProgressSink | None = None
+        self.downloads.saved = self._wrote
 
     def _guard_with(self, rules: GuardConfig) -> None:
         """Check calls, set up tabs and gate downloads by the guard rails (tools.guard)."""
@@ -307,4 +318,20 @@ class ToolSession:
         if full == root or full.is_dir():
             raise ToolError("invalid_path", f"{path!r} is a directory; give a file name")
         full.parent.mkdir(parents=True, exist_ok=True)
+        self._wrote(full)
         return full
+
+    def _wrote(self, path: Path) -> None:
+        """Note a file a call writes (through ``output_path``) or a download saved."""
+        if self.call_files is not None:
+            self.call_files.append(path)
+        self.written[path] = None
+        self.written.move_to_end(path)
+        while len(self.written) > WRITTEN_KEPT:
+            self.written.popitem(last=False)
+
+    async def report(self, done: float, total: float | None, message: str) -> None:
+        """Say how far a long call got (a phase, a page): sent as MCP progress, or kept as the
+        status of the task the call runs as, when the client asked; otherwise nothing."""
+        if self.progress is not None:
+            await self.progress(done, total, message)

@@ -1,15 +1,18 @@
 """Every tool result has a budget (issue #17 item 7): a page cannot make a result as large as
-it likes, a cut is flagged, and a large result is not sent twice (structured and as text)."""
+it likes, a cut is flagged, and a large result is not sent twice (structured and as text); no
+result is sent twice to a client that reads structured content (issue #25)."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import replace
 
+import pytest
 from mcp import Client
+from mcp.client import advertise
 
 from a11y.mcp_server import build_server
-from a11y.result_budget import FULL_TEXT_CHARS, fit
+from a11y.result_budget import FULL_TEXT_CHARS, READS_STRUCTURED, fit
 
 
 def test_fit_cuts_the_longest_strings_and_keeps_the_shape():
@@ -49,3 +52,42 @@ def test_the_budget_flag_refuses_a_budget_too_small_to_be_useful(capsys):
         with pytest.raises(SystemExit):
             build_parser().parse_args(["mcp", "--max-result-size", bad])
     assert "--max-result-size" in capsys.readouterr().err
+
+
+async def _url_and_error(client: Client) -> tuple[object, object]:
+    """A successful result and an error result, as this client receives them."""
+    return (await client.call_tool("page_get_url", {}),
+            await client.call_tool("element_click", {"selector": "#nowhere", "timeout_ms": 50}))
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])  # the handshake era, and 2026-07-28
+async def test_a_client_that_reads_structured_content_gets_the_json_once(tool_config, mode):
+    async with Client(build_server(tool_config), mode=mode) as plain, \
+            Client(build_server(tool_config), mode=mode, extensions=[advertise(READS_STRUCTURED)]) as reader:
+        compat, compat_error = await _url_and_error(plain)
+        once, once_error = await _url_and_error(reader)
+    assert compat.structured_content == once.structured_content == {"url": "about:blank"}
+    assert json.loads(compat.content[0].text) == compat.structured_content  # compat: the JSON twice
+    assert once.content[0].text == "The result is in the structured content: {url}."  # once
+    for error in (compat_error, once_error):  # an error has no structured content: its text is the JSON
+        assert error.is_error and error.structured_content is None
+        assert json.loads(error.content[0].text)["error"]["code"] == "element_not_found"
+
+
+async def test_structured_only_sends_every_client_the_json_once(tool_config):
+    async with Client(build_server(replace(tool_config, structured_only=True))) as client:
+        result, error = await _url_and_error(client)
+        screenshot = await client.call_tool("page_screenshot", {})
+    assert result.structured_content == {"url": "about:blank"} and "about:blank" not in result.content[0].text
+    assert json.loads(error.content[0].text)["error"]["code"] == "element_not_found"
+    text, image = screenshot.content
+    assert image.type == "image" and screenshot.structured_content["mime_type"] == image.mime_type
+    assert text.text.startswith("The result is in the structured content: {") and len(text.text) < 200
+
+
+def test_structured_only_comes_from_the_command_line():
+    from a11y.cli import build_parser
+    from a11y.mcp_server import config_from_args
+
+    assert config_from_args(build_parser().parse_args(["mcp", "--structured-only"])).structured_only is True
+    assert config_from_args(build_parser().parse_args(["mcp"])).structured_only is False

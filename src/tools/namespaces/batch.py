@@ -95,7 +95,7 @@ def _check(session: ToolSession, steps: list[BatchStep]) -> None:
             raise ToolError("invalid_arguments", f"batch_execute: {summary}", details) from None
 
 
-@tool("batch_execute", BatchInput, BatchOutput, effect="destroys", open_world=True)
+@tool("batch_execute", BatchInput, BatchOutput, effect="destroys", open_world=True, long=True)
 async def batch_execute(session: ToolSession, args: BatchInput) -> BatchOutput:
     """Run {tool, args} steps in order in one call; arguments are all checked first, screenshots
     come as images."""

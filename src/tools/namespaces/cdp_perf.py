@@ -188,7 +188,7 @@ def _node_count(path: Any) -> int | None:
     return int(digits) if digits.strip().isdigit() else None
 
 
-@tool("cdp_take_heap_snapshot", HeapSnapshotInput, HeapSnapshotOutput, effect="acts")
+@tool("cdp_take_heap_snapshot", HeapSnapshotInput, HeapSnapshotOutput, effect="acts", long=True)
 async def cdp_take_heap_snapshot(session: ToolSession, args: HeapSnapshotInput) -> HeapSnapshotOutput:
     """Write a JS heap snapshot file (open it in DevTools, Memory)."""
     import trio

@@ -235,7 +235,7 @@ async def _accessibility(session: ToolSession, url: str, timeout: float) -> tupl
     return float(audit.page.score if audit.page.score is not None else 100.0), passed, failed
 
 
-@tool("cdp_run_quality_audit", QualityInput, QualityOutput, effect="acts", open_world=True)
+@tool("cdp_run_quality_audit", QualityInput, QualityOutput, effect="acts", open_world=True, long=True)
 async def cdp_run_quality_audit(session: ToolSession, args: QualityInput) -> QualityOutput:
     """Lighthouse-style 0-100 scores (performance, accessibility, SEO, best practices) with reports;
     takes seconds."""
@@ -246,8 +246,13 @@ async def cdp_run_quality_audit(session: ToolSession, args: QualityInput) -> Qua
     categories: dict[str, Any] = {}
     metrics: dict[str, Any] = {}
     wanted = list(dict.fromkeys(args.categories))
-    if {"performance", "seo", "best-practices"} & set(wanted):
+    measures = bool({"performance", "seo", "best-practices"} & set(wanted))
+    phases = measures + ("accessibility" in wanted) + 1  # the last: writing the reports
+    done = 0
+    if measures:
+        await session.report(done, phases, f"loading {url} on {args.device} to measure it")
         facts = await _measure(session, url, args.device, timeout)
+        done += 1
         if "performance" in wanted:
             score, metrics, passed, failed = _performance(facts, args.device)
             categories["performance"] = {"score": score, "passed": passed, "failed": failed}
@@ -256,9 +261,12 @@ async def cdp_run_quality_audit(session: ToolSession, args: QualityInput) -> Qua
                 score, passed, failed = _checks(facts, name)
                 categories[name] = {"score": score, "passed": passed, "failed": failed}
     if "accessibility" in wanted:
+        await session.report(done, phases, "auditing accessibility")
         score, passed, failed = await _accessibility(session, url, timeout)
+        done += 1
         categories["accessibility"] = {"score": score, "passed": passed, "failed": failed}
     categories = {name: categories[name] for name in wanted}
+    await session.report(done, phases, "writing the reports")
     report = {"url": url, "device": args.device, "categories": categories, "metrics": metrics}
     stem = f"quality-{time.strftime('%Y%m%d-%H%M%S')}"
     folder = f"{args.output_dir.rstrip('/')}/" if args.output_dir else ""

@@ -88,7 +88,7 @@ class PdfOutput(ToolOutput):
     size: int = Field(description="File size in bytes")
 
 
-@tool("page_pdf", PdfInput, PdfOutput, effect="acts")
+@tool("page_pdf", PdfInput, PdfOutput, effect="acts", long=True)
 async def page_pdf(session: ToolSession, args: PdfInput) -> PdfOutput:
     """Print the page to a PDF file."""
     from cdpdriver import ProtocolError

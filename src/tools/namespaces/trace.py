@@ -415,7 +415,7 @@ class TraceStopInput(ToolInput):
     path: str | None = Field(default=None, min_length=1, description="Without it, the ZIP comes as base64")
 
 
-@tool("trace_stop", TraceStopInput, TraceStopOutput, effect="sets")
+@tool("trace_stop", TraceStopInput, TraceStopOutput, effect="sets", long=True)
 async def trace_stop(session: ToolSession, args: TraceStopInput) -> TraceStopOutput:
     """Stop tracing and write the ZIP (opens in Perfetto)."""
     from .. import tracing
@@ -472,7 +472,7 @@ class ChunkStopInput(ToolInput):
     path: str | None = Field(default=None, min_length=1, description="Without it, the ZIP comes as base64")
 
 
-@tool("trace_chunk_stop", ChunkStopInput, TraceArchiveOutput, effect="sets")
+@tool("trace_chunk_stop", ChunkStopInput, TraceArchiveOutput, effect="sets", long=True)
 async def trace_chunk_stop(session: ToolSession, args: ChunkStopInput) -> TraceArchiveOutput:
     """Save the trace slice since trace_chunk_start."""
     import trio

@@ -134,7 +134,7 @@ async def _fallback_frame(tab: Tab) -> Frame | None:
     return Frame(base64.b64decode(shot["data"]), "jpeg", None, time.monotonic(), 0, 0)
 
 
-@tool("video_stop", NoInput, VideoStopOutput, effect="sets")
+@tool("video_stop", NoInput, VideoStopOutput, effect="sets", long=True)
 async def video_stop(session: ToolSession, args: NoInput) -> VideoStopOutput:
     """Stop video_start; returns the file."""
     from ..recording import tab_alive
