@@ -1,311 +1,59 @@
-"""The same agent task through a11y, playwright-mcp and chrome-devtools-mcp, over MCP.
+"""The same agent task through a11y, playwright-mcp, chrome-devtools-mcp and agent-browser, over MCP.
 
-Run: .venv/bin/python scripts/bench/mcp_peers.py [--iterations 20] [--spawns 5] [--steps]
+Run: .venv/bin/python scripts/bench/mcp_peers.py [--iterations 20] [--spawns 5] [--http-tasks 2] [--steps]
 
-@playwright/mcp 0.0.83 and chrome-devtools-mcp 1.11.0 are installed with ``npm`` into a
-temporary directory that is deleted afterwards (never part of the project), without any
-browser download; all three servers launch the same Chromium (``CHROME_PATH`` or Debian's),
-headless, each in a throwaway profile, and run with that directory as their working
-directory, so nothing they write lands in the project. Each is driven by the official MCP
-Python client over stdio, as an agent would: navigate to a local form, take a snapshot,
-fill two fields and tick a box by the references the snapshot gave, submit, read the result
-page (a snapshot again) and take a screenshot. The iterations go round robin over the three
-(one warm-up each, not counted, launches the browsers), and every iteration must be correct:
-the result page shows the submitted values. Prints the table of the issue (and, with
-``--steps``, each step's median per server: where a task's time goes); the machine is
-shared, so mind the load average it prints.
+@playwright/mcp 0.0.83, chrome-devtools-mcp 1.11.0 and agent-browser 0.41.2 are installed with
+``npm`` into a temporary directory that is deleted afterwards, their install scripts ignored
+(:mod:`mcp_peers_install`: how each is started, and agent-browser's daemons stopped by PID).
+All four servers launch the same Chromium (``CHROME_PATH`` or Debian's), headless, and are
+driven by the official MCP Python client over stdio, as an agent would
+(:mod:`mcp_peers_servers`): navigate to a local form, take a snapshot, fill two fields and
+tick a box by the references the snapshot gave, submit, read the result page and take a
+screenshot. Ours runs with the tool profile the task needs (``--profile core``) and its client
+says it reads structured content (so the JSON comes once). The floor is the same steps
+through ``cdpdriver`` directly (:mod:`mcp_peers_floor`). The iterations go round robin over
+the five (one warm-up each, not counted, launches the browsers), and every iteration must be
+correct: the result page shows the submitted values.
+
+Also measured, in the same run: spawn → initialized against a bare ``python -c pass``; the
+tokens an agent pays per task (:mod:`mcp_peers_tokens` defines them: the tools/list of the
+tool set it runs with, every result's text and structured content at 4 characters a token,
+images at width × height / 750), and ours for a client that reads text only; whether any of
+our results sent its JSON twice to the client that reads structured content; delta snapshots
+(:mod:`mcp_peers_deltas`); 8 clients at once over Streamable HTTP and how fast that server
+stops on SIGINT and SIGTERM with clients connected (:mod:`mcp_peers_http`). Prints the
+figures and a table of the goals of issue #25 (met or missed); asserts nothing. The machine
+is shared: mind the load average it prints.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import re
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import AsyncExitStack, contextmanager
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from contextlib import AsyncExitStack
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import trio
-from mcp import Client, StdioServerParameters
+from mcp import Client
+from mcp_peers_deltas import Deltas, a11y_deltas, agent_browser_deltas
+from mcp_peers_floor import Floor
+from mcp_peers_http import CLIENTS, HttpFigures, http_run
+from mcp_peers_install import base_env, installed_peers, servers
+from mcp_peers_servers import A11y, Server
+from mcp_peers_site import serve
+from mcp_peers_tokens import CHARS_PER_TOKEN, listing_tokens
 
 from cdpdriver import find_chromium
 
-PEERS = ("@playwright/mcp@0.0.83", "chrome-devtools-mcp@1.11.0")
-NAME, EMAIL = "Ada Lovelace", "ada@example.org"
-READ_WAIT = 5.0  # how long the result page may take to show up in a snapshot
 
-# A sign-up page with the usual chrome around the form (navigation, text, footer), so the
-# snapshots have something besides the four controls to carry.
-_NAV = "".join(f"<li><a href='/section/{n.lower()}'>{n}</a></li>" for n in
-               ("Home", "Products", "Pricing", "Documentation", "Blog", "Support", "About us", "Contact"))
-_FOOTER = "".join(f"<li><a href='/legal/{n.lower().replace(' ', '-')}'>{n}</a></li>" for n in
-                  ("Privacy", "Terms of service", "Cookies", "Accessibility statement", "Careers", "Press"))
-_CHROME = ("<header><a href='/'>Example shop</a><nav aria-label=Main><ul>" + _NAV + "</ul></nav></header>"
-           "{body}<footer><nav aria-label=Footer><ul>" + _FOOTER + "</ul></nav><p>© 2026 Example shop</p></footer>")
-FORM = ("<!doctype html><html lang=en><title>Sign up</title>" + _CHROME.format(body="""<main><h1>Sign up</h1>
-<p>Create an account to follow your orders, keep a wish list and hear about offers first.
-It takes a minute, and you can delete the account at any time from your settings.</p>
-<form action=/result><fieldset><legend>Your details</legend>
-<p><label>Name <input name=name autocomplete=name></label></p>
-<p><label>Email <input name=email type=email autocomplete=email></label></p>
-<p><label><input type=checkbox name=agree> I agree to the terms</label></p></fieldset>
-<button>Submit</button></form>
-<aside><h2>Why sign up?</h2><ul><li>Free delivery on your first order</li><li>Order tracking</li>
-<li>Early access to sales</li></ul></aside></main>""") + "</html>").encode()
-
-
-def _result_page(query: str) -> bytes:
-    values = parse_qs(query)
-    shown = {k: values.get(k, ["(none)"])[0] for k in ("name", "email", "agree")}
-    body = (f"<main><h1>Thanks</h1><p>Received name {shown['name']}, email {shown['email']}, "
-            f"agree {shown['agree']}</p><p><a href='/'>Back to the shop</a></p></main>")
-    return ("<!doctype html><html lang=en><title>Thanks</title>" + _CHROME.format(body=body) + "</html>").encode()
-
-
-def _serve() -> tuple[ThreadingHTTPServer, str]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802
-            parts = urlsplit(self.path)
-            body = _result_page(parts.query) if parts.path == "/result" else FORM
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            try:
-                self.wfile.write(body)
-            except (BrokenPipeError, ConnectionResetError):
-                pass
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/form"
-
-
-def _correct(text: str) -> bool:
-    return f"Received name {NAME}, email {EMAIL}, agree on" in text
-
-
-# -- the three servers, each as an agent drives it --------------------------------------------------
-
-
-def _text(result: Any) -> str:
-    return "".join(block.text for block in result.content if block.type == "text")
-
-
-@dataclass
-class Server:
-    """One MCP server and how an agent does each step of the task with its tools."""
-
-    label: str
-    argv: list[str]
-    env: dict[str, str]
-    cwd: Path
-    client: Any = None
-    snapshot_chars: int = 0
-    screenshot: str = ""
-    task_ms: list[float] = field(default_factory=list)
-    step_ms: dict[str, list[float]] = field(default_factory=dict)  # "fill 2" → its times
-    counting: bool = False
-    _seen: dict[str, int] = field(default_factory=dict)  # calls of each tool in this task
-    spawn_ms: list[float] = field(default_factory=list)
-    schema_bytes: int = 0
-    failures: int = 0
-
-    def params(self) -> StdioServerParameters:
-        return StdioServerParameters(command=self.argv[0], args=self.argv[1:], env=self.env, cwd=str(self.cwd))
-
-    async def call(self, tool: str, args: dict[str, Any]) -> Any:
-        started = time.perf_counter()
-        result = await self.client.call_tool(tool, args)
-        if self.counting:
-            self._step(tool).append((time.perf_counter() - started) * 1000)
-        if result.is_error:
-            raise RuntimeError(f"{self.label} {tool}: {_text(result)[:300]}")
-        return result
-
-    def _step(self, tool: str) -> list[float]:
-        """The times of this call's step: the n-th call of ``tool`` in the current task."""
-        self._seen[tool] = self._seen.get(tool, 0) + 1
-        return self.step_ms.setdefault(f"{tool} {self._seen[tool]}", [])
-
-    async def task(self, url: str) -> bool:
-        """The agent task; True when the result page showed the submitted values."""
-        self._seen = {}
-        await self.navigate(url)
-        snapshot = await self.snapshot()
-        self.snapshot_chars = len(snapshot)
-        refs = self.refs(snapshot)
-        await self.fill(refs["name"], NAME)
-        await self.fill(refs["email"], EMAIL)
-        await self.click(refs["agree"])
-        await self.click(refs["submit"])
-        deadline = time.perf_counter() + READ_WAIT
-        while not _correct(result := await self.snapshot()) and time.perf_counter() < deadline:
-            await trio.sleep(0.02)
-        shot = await self.take_screenshot()
-        images = [b for b in shot.content if b.type == "image"]
-        self.screenshot = (f"image block ({images[0].mime_type})" if images
-                           else f"text ({len(_text(shot)) / 1000:.0f} KB)")
-        return _correct(result)
-
-    async def navigate(self, url: str) -> None: ...
-    async def snapshot(self) -> str: ...
-    def refs(self, snapshot: str) -> dict[str, str]: ...
-    async def fill(self, ref: str, value: str) -> None: ...
-    async def click(self, ref: str) -> None: ...
-    async def take_screenshot(self) -> Any: ...
-
-
-class A11y(Server):
-    async def navigate(self, url: str) -> None:
-        await self.call("page_navigate", {"url": url})
-
-    async def snapshot(self) -> str:
-        return _text(await self.call("accessibility_snapshot", {}))
-
-    def refs(self, snapshot: str) -> dict[str, str]:
-        found: dict[str, str] = {}
-
-        def walk(node: Any) -> None:
-            if isinstance(node, dict):
-                key = {("textbox", "Name"): "name", ("textbox", "Email"): "email", ("button", "Submit"): "submit",
-                       ("checkbox", "I agree to the terms"): "agree"}.get((node.get("role"), node.get("name")))
-                if key and "ref" in node:
-                    found[key] = node["ref"]
-                for child in node.get("children", []):
-                    walk(child)
-
-        walk(json.loads(snapshot)["tree"])
-        return found
-
-    async def fill(self, ref: str, value: str) -> None:
-        await self.call("element_fill", {"selector": ref, "value": value})
-
-    async def click(self, ref: str) -> None:
-        await self.call("element_click", {"selector": ref})
-
-    async def take_screenshot(self) -> Any:
-        return await self.call("page_screenshot", {})
-
-
-def _yaml_ref(snapshot: str, role: str, name: str) -> str:
-    return re.search(rf'{role} "{re.escape(name)}"[^\n]*\[ref=(\w+)\]', snapshot).group(1)  # type: ignore[union-attr]
-
-
-class PlaywrightMcp(Server):
-    async def navigate(self, url: str) -> None:
-        await self.call("browser_navigate", {"url": url})
-
-    async def snapshot(self) -> str:
-        return _text(await self.call("browser_snapshot", {}))
-
-    def refs(self, snapshot: str) -> dict[str, str]:
-        return {"name": _yaml_ref(snapshot, "textbox", "Name"), "email": _yaml_ref(snapshot, "textbox", "Email"),
-                "agree": _yaml_ref(snapshot, "checkbox", "I agree to the terms"),
-                "submit": _yaml_ref(snapshot, "button", "Submit")}
-
-    async def fill(self, ref: str, value: str) -> None:
-        await self.call("browser_type", {"element": "field", "target": ref, "text": value})
-
-    async def click(self, ref: str) -> None:
-        await self.call("browser_click", {"element": "control", "target": ref})
-
-    async def take_screenshot(self) -> Any:
-        return await self.call("browser_take_screenshot", {})
-
-
-def _uid(snapshot: str, role: str, name: str) -> str:
-    return re.search(rf'uid=(\S+) {role} "{re.escape(name)}"', snapshot).group(1)  # type: ignore[union-attr]
-
-
-class ChromeDevtoolsMcp(Server):
-    page_id = 1
-
-    async def navigate(self, url: str) -> None:
-        await self.call("navigate_page", {"pageId": self.page_id, "type": "url", "url": url})
-
-    async def snapshot(self) -> str:
-        return _text(await self.call("take_snapshot", {"pageId": self.page_id}))
-
-    def refs(self, snapshot: str) -> dict[str, str]:
-        return {"name": _uid(snapshot, "textbox", "Name"), "email": _uid(snapshot, "textbox", "Email"),
-                "agree": _uid(snapshot, "checkbox", "I agree to the terms"),
-                "submit": _uid(snapshot, "button", "Submit")}
-
-    async def fill(self, ref: str, value: str) -> None:
-        await self.call("fill", {"pageId": self.page_id, "uid": ref, "value": value})
-
-    async def click(self, ref: str) -> None:
-        await self.call("click", {"pageId": self.page_id, "uid": ref})
-
-    async def take_screenshot(self) -> Any:
-        return await self.call("take_screenshot", {"pageId": self.page_id})
-
-
-# -- installing the peers and starting the servers ----------------------------------------------------
-
-
-def _env(chromium: str) -> dict[str, str]:
-    """No browser download, no usage statistics; the same Chromium for everyone."""
-    keep = {k: v for k, v in os.environ.items() if k in ("HOME", "PATH", "LANG", "TMPDIR", "PYTHONPATH")}
-    return {**keep, "CHROME_PATH": chromium, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1", "PUPPETEER_SKIP_DOWNLOAD": "1",
-            "CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS": "1"}
-
-
-@contextmanager
-def installed_peers(chromium: str) -> Iterator[Path]:
-    """A temporary directory with the peers' node_modules, deleted after the block."""
-    for tool in ("node", "npm"):
-        if shutil.which(tool) is None:
-            raise SystemExit(f"{tool} is not installed (apt-get install nodejs npm); the peers cannot run")
-    with tempfile.TemporaryDirectory(prefix="a11y-mcp-peers-") as tmp:
-        root = Path(tmp)
-        (root / "package.json").write_text('{"private": true}')
-        print(f"npm install {' '.join(PEERS)} into {root} (temporary, no browser download)")
-        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", *PEERS],
-                       cwd=root, env=_env(chromium), check=True, stdout=subprocess.DEVNULL)
-        yield root
-
-
-def servers(root: Path, chromium: str) -> list[Server]:
-    env, modules = _env(chromium), root / "node_modules"
-    work = root / "work"
-    work.mkdir()
-    return [
-        A11y("a11y", [sys.executable, "-m", "a11y", "mcp", "--headless", "--output-dir", str(work / "a11y")],
-             env, work),
-        PlaywrightMcp("playwright-mcp", ["node", str(modules / "@playwright/mcp/cli.js"), "--headless",
-                                         "--isolated", "--no-sandbox", "--browser", "chromium",
-                                         "--executable-path", chromium, "--output-dir", str(work / "pw")], env, work),
-        ChromeDevtoolsMcp("chrome-devtools-mcp", ["node", str(modules / "chrome-devtools-mcp/build/src/bin/"
-                                                               "chrome-devtools-mcp.js"),
-                                                  "--headless", "--isolated", "--executablePath", chromium,
-                                                  "--chromeArg=--no-sandbox", "--no-usage-statistics",
-                                                  "--no-performance-crux"], env, work),
-    ]
-
-
-def _sent_bytes(tools: list[Any]) -> int:
-    """What an agent is sent to know the tools: name, description, input schema, compact JSON."""
-    entries = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]
-    sent = [{k: e[k] for k in ("name", "description", "inputSchema") if k in e} for e in entries]
-    return len(json.dumps(sent, ensure_ascii=False, separators=(",", ":")).encode())
+def _listed_bytes(tools: list[Any]) -> int:
+    return int(listing_tokens(tools) * CHARS_PER_TOKEN)
 
 
 async def _spawn(server: Server) -> None:
@@ -313,44 +61,175 @@ async def _spawn(server: Server) -> None:
     started = time.perf_counter()
     async with Client(server.params()) as client:
         server.spawn_ms.append((time.perf_counter() - started) * 1000)
-        server.schema_bytes = _sent_bytes((await client.list_tools()).tools)
+        tools = (await client.list_tools()).tools
+    server.schema_bytes, server.listing_tokens = _listed_bytes(tools), listing_tokens(tools)
 
 
-async def _core_bytes(server: Server) -> int:
-    params = server.params()
-    params.args = [*params.args, "--profile", "core"]
+def _bare_python_ms(runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+async def _all_tools_bytes(ours: Server) -> int:
+    params = ours.params()
+    params.args = [*params.args, "--profile", "all"]
     async with Client(params) as client:
-        return _sent_bytes((await client.list_tools()).tools)
+        return _listed_bytes((await client.list_tools()).tools)
 
 
-async def run(iterations: int, spawns: int, steps: bool = False) -> None:
+async def _compat_tokens(ours: A11y, url: str) -> float:
+    """Tokens per task for a client that reads text only (the JSON twice: the default)."""
+    compat = replace(ours, label="a11y (text-only client)", reads_structured=False, task_tokens=[], step_ms={},
+                     listing_tokens=ours.listing_tokens)
+    async with compat.connect() as compat.client:
+        await compat.task(url)
+        compat.counting = True
+        await compat.task(url)
+    return compat.task_tokens[-1]
+
+
+async def run(iterations: int, spawns: int, steps: bool, http_tasks: int) -> None:
     chromium = find_chromium()
-    http, url = _serve()
+    http, url = serve()
     try:
         with installed_peers(chromium) as root:
             group = servers(root, chromium)
+            ours = group[0]
+            assert isinstance(ours, A11y)
+            python_ms = _bare_python_ms(max(5, spawns))
             for _ in range(spawns):
                 for server in group:
                     await _spawn(server)
-            core = await _core_bytes(group[0])
+            all_bytes = await _all_tools_bytes(ours)
+            floor = Floor()
             async with AsyncExitStack() as stack:
                 for server in group:
-                    server.client = await stack.enter_async_context(Client(server.params()))
+                    server.client = await stack.enter_async_context(server.connect())
                     if not await server.task(url):  # warm-up: launches the browser, not counted
                         server.failures += 1
+                await floor.open(stack, chromium)
+                floor.failures += not await floor.task(url)
                 for server in group:
                     server.counting = True
+                participants: list[Server | Floor] = [*group, floor]
                 for _ in range(iterations):
-                    for server in group:
+                    for participant in participants:
                         started = time.perf_counter()
-                        correct = await server.task(url)
-                        server.task_ms.append((time.perf_counter() - started) * 1000)
-                        server.failures += not correct
-            _report(group, iterations, core, chromium)
+                        correct = await participant.task(url)
+                        participant.task_ms.append((time.perf_counter() - started) * 1000)
+                        participant.failures += not correct
+                deltas = [await a11y_deltas(ours.client, url), await agent_browser_deltas(group[3].client, url)]
+            compat = await _compat_tokens(ours, url)
+            figures = await http_run(url, base_env(chromium), root / "work", http_tasks)
+            _report(group, floor, iterations, python_ms, all_bytes, compat, chromium)
+            _report_deltas(deltas)
+            _report_http(figures)
+            _report_goals(group, floor, python_ms, deltas, figures, CLIENTS * http_tasks)
             if steps:
                 _report_steps(group)
     finally:
         http.shutdown()
+    load = os.getloadavg()
+    print(f"\nload average at the end: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}")
+
+
+def _fastest(peers: list[Server]) -> Server:
+    return min(peers, key=lambda s: statistics.median(s.task_ms))
+
+
+def _report(group: list[Server], floor: Floor, iterations: int, python_ms: list[float], all_bytes: int,
+            compat: float, chromium: str) -> None:
+    ours, peers = group[0], group[1:]
+    fastest = _fastest(peers)
+    median = {s.label: statistics.median(s.task_ms) for s in group}
+    load = os.getloadavg()
+    print(f"\nThe agent task, {iterations} iterations round robin, {chromium} ({os.cpu_count()} cpus, load average "
+          f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}; fastest peer: {fastest.label})\n")
+    print("| | " + " | ".join(s.label for s in group) + f" | {floor.label} | a11y / {fastest.label} |")
+    print("|---|" + "---:|" * (len(group) + 2))
+    rows: list[tuple[str, list[str], str]] = [
+        ("task, median", [f"{median[s.label]:,.0f} ms" for s in group] + [f"{statistics.median(floor.task_ms):,.0f} ms"],
+         f"{median[ours.label] / median[fastest.label]:.2f}x"),
+        ("page snapshot text", [f"{s.snapshot_chars / 1000:.1f} KB" for s in group] + ["-"],
+         f"{ours.snapshot_chars / fastest.snapshot_chars:.2f}x"),
+        ("tools/list, the tool set used", [f"{s.schema_bytes / 1000:.1f} KB" for s in group] + ["-"],
+         f"{ours.schema_bytes / fastest.schema_bytes:.2f}x"),
+        ("tokens per task, median", [f"{statistics.median(s.task_tokens):,.0f}" for s in group] + ["-"],
+         f"{statistics.median(ours.task_tokens) / statistics.median(fastest.task_tokens):.2f}x"),
+        ("spawn → initialized, median", [f"{statistics.median(s.spawn_ms):,.0f} ms" for s in group] + ["-"],
+         f"{statistics.median(ours.spawn_ms) / statistics.median(fastest.spawn_ms):.2f}x"),
+        ("screenshot", [s.screenshot for s in group] + ["PNG bytes"], ""),
+        ("iterations correct", [f"{iterations + 1 - s.failures}/{iterations + 1}" for s in [*group, floor]], ""),
+    ]
+    for label, cells, ratio in rows:
+        print(f"| {label} | " + " | ".join(cells) + f" | {ratio} |")
+    print(f"\nbare `python -c pass`: median {statistics.median(python_ms):,.0f} ms; a11y's tools/list with all "
+          f"169 tools {all_bytes / 1000:.1f} KB; a11y tokens per task for a client that reads text only "
+          f"(the JSON twice) {compat:,.0f}; a11y results whose text repeated the structured JSON: "
+          f"{ours.repeated} of {ours.results}")
+
+
+def _report_deltas(deltas: list[Deltas]) -> None:
+    print("\nDelta snapshots, bytes a client that reads structured content receives (text + structured)\n")
+    print("| server | full snapshot | unchanged page | after filling one field | the fill with snapshot: delta |")
+    print("|---|---:|---:|---:|---:|")
+    for d in deltas:
+        action = f"{d.action:,}" if d.action is not None else "-"
+        print(f"| {d.label} | {d.full:,} | {d.unchanged:,} | {d.changed:,} ({d.changed / d.full:.0%}) | {action} |")
+    print("(playwright-mcp and chrome-devtools-mcp have no delta snapshots)")
+
+
+def _report_http(figures: HttpFigures) -> None:
+    one, many = statistics.median(figures.one_ms), statistics.median(figures.many_ms)
+    stops = ", ".join(f"{seconds:.2f} s after {name}" for name, seconds in figures.stop_s.items())
+    print(f"\nStreamable HTTP, {CLIENTS} clients at once: {figures.correct}/{figures.tasks} tasks correct in "
+          f"{len(figures.contexts)} contexts; task p50 {many:,.0f} ms vs one client alone {one:,.0f} ms "
+          f"({many / one:.1f}x); stopped {stops} with {CLIENTS} clients connected")
+
+
+def _report_goals(group: list[Server], floor: Floor, python_ms: list[float], deltas: list[Deltas],
+                  figures: HttpFigures, http_tasks: int) -> None:
+    ours, peers = group[0], group[1:]
+    task = statistics.median(ours.task_ms)
+    fastest = statistics.median(_fastest(peers).task_ms)
+    spawn = statistics.median(ours.spawn_ms)
+    node = [s for s in peers if Path(s.argv[0]).name == "node"]
+    tokens = statistics.median(ours.task_tokens)
+    leanest = min(statistics.median(s.task_tokens) for s in peers)
+    mine = deltas[0]
+    many, one = statistics.median(figures.many_ms), statistics.median(figures.one_ms)
+    goals = [
+        ("task ≤ 1/3 of the fastest peer's", f"{task:,.0f} ms", f"≤ {fastest / 3:,.0f} ms", task <= fastest / 3),
+        ("task ≤ 1.3x the cdpdriver floor", f"{task:,.0f} ms", f"≤ {1.3 * statistics.median(floor.task_ms):,.0f} ms",
+         task <= 1.3 * statistics.median(floor.task_ms)),
+        ("every iteration correct", f"{sum(s.failures for s in [*group, floor])} failed", "0 failed",
+         all(s.failures == 0 for s in [*group, floor])),
+        ("spawn → initialized ≤ 2x bare python", f"{spawn:,.0f} ms", f"≤ {2 * statistics.median(python_ms):,.0f} ms",
+         spawn <= 2 * statistics.median(python_ms)),
+        ("spawn → initialized ahead of every Node peer", f"{spawn:,.0f} ms",
+         f"< {min(statistics.median(s.spawn_ms) for s in node):,.0f} ms",
+         all(spawn < statistics.median(s.spawn_ms) for s in node)),
+        ("tokens per task ≤ the leanest peer's", f"{tokens:,.0f}", f"≤ {leanest:,.0f}", tokens <= leanest),
+        ("delta of an unchanged page ≤ 200 bytes", f"{mine.unchanged} B", "≤ 200 B", mine.unchanged <= 200),
+        ("delta after one field ≤ 25% of the full", f"{mine.changed / mine.full:.0%}", "≤ 25%",
+         mine.changed <= 0.25 * mine.full),
+        ("no result sends its JSON twice (structured reader)", f"{ours.repeated} of {ours.results}", "0",
+         ours.repeated == 0),
+        (f"{CLIENTS} HTTP clients: every task correct, own contexts",
+         f"{figures.correct}/{figures.tasks}, {len(figures.contexts)} contexts", f"{http_tasks}/{http_tasks}, {CLIENTS}",
+         figures.correct == figures.tasks == http_tasks and len(figures.contexts) == CLIENTS),
+        (f"{CLIENTS} HTTP clients: p50 ≤ 3x one client's", f"{many / one:.1f}x", "≤ 3x", many <= 3 * one),
+        ("HTTP server stops ≤ 2 s after SIGINT and SIGTERM", ", ".join(f"{v:.2f} s" for v in figures.stop_s.values()),
+         "≤ 2 s", len(figures.stop_s) == 2 and max(figures.stop_s.values()) <= 2),
+    ]
+    print("\nGoals of issue #25 (same run, same machine)\n")
+    print("| goal | measured | target | |\n|---|---:|---:|---|")
+    for goal, measured, target, met in goals:
+        print(f"| {goal} | {measured} | {target} | {'met' if met else 'missed'} |")
 
 
 def _report_steps(group: list[Server]) -> None:
@@ -364,45 +243,11 @@ def _report_steps(group: list[Server]) -> None:
         print(f"- {server.label}: " + "; ".join(cells))
 
 
-def _report(group: list[Server], iterations: int, core_bytes: int, chromium: str) -> None:
-    ours, peers = group[0], group[1:]
-    median = {s.label: statistics.median(s.task_ms) for s in group}
-    spawn = {s.label: statistics.median(s.spawn_ms) for s in group}
-    faster = min(peers, key=lambda s: median[s.label])
-    print(f"\nThe agent task, {iterations} iterations round robin, {chromium} "
-          f"(load average {os.getloadavg()[0]:.1f}; faster peer: {faster.label})\n")
-    print("| | " + " | ".join(s.label for s in group) + f" | a11y / {faster.label} |")
-    print("|---|" + "---:|" * (len(group) + 1))
-    rows = [
-        ("task, median", [f"{median[s.label]:,.0f} ms" for s in group], median[ours.label] / median[faster.label]),
-        ("page snapshot text", [f"{s.snapshot_chars / 1000:.1f} KB" for s in group],
-         ours.snapshot_chars / faster.snapshot_chars),
-        ("tool schemas per session", [f"{s.schema_bytes / 1000:.1f} KB (~{s.schema_bytes // 4:,} tokens)"
-                                      for s in group], ours.schema_bytes / faster.schema_bytes),
-        ("spawn → initialized, median", [f"{spawn[s.label]:,.0f} ms" for s in group], spawn[ours.label] / spawn[faster.label]),
-        ("screenshot", [s.screenshot for s in group], None),
-        ("iterations correct", [f"{iterations + 1 - s.failures}/{iterations + 1}" for s in group], None),
-    ]
-    for label, cells, ratio in rows:
-        print(f"| {label} | " + " | ".join(cells) + f" | {f'{ratio:.2f}x' if ratio is not None else ''} |")
-    smaller = min(s.schema_bytes for s in peers)
-    print(f"\na11y --profile core: tool schemas {core_bytes / 1000:.1f} KB "
-          f"({'within' if core_bytes <= smaller else 'over'} the smaller peer's whole list, {smaller / 1000:.1f} KB)")
-    goals = {
-        "task ≤ 1/4 of the faster peer's": median[ours.label] <= median[faster.label] / 4,
-        "tool schemas, all 169 tools ≤ 40 KB": ours.schema_bytes <= 40_000,
-        "--profile core ≤ the smaller peer's list": core_bytes <= smaller,
-        "spawn → initialized ≤ the faster peer's": spawn[ours.label] <= min(spawn[s.label] for s in peers),
-        "screenshot as an image block": ours.screenshot.startswith("image block"),
-        "every iteration correct": all(s.failures == 0 for s in group),
-    }
-    print("goals: " + "; ".join(f"{goal}: {'met' if met else 'NOT met'}" for goal, met in goals.items()))
-
-
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--spawns", type=int, default=5, help="spawn → initialized samples per server")
+    parser.add_argument("--http-tasks", type=int, default=2, help="tasks per HTTP client (8 clients at once)")
     parser.add_argument("--steps", action="store_true", help="also print each step's median per server")
     options = parser.parse_args()
-    trio.run(run, max(1, options.iterations), max(1, options.spawns), options.steps)
+    trio.run(run, max(1, options.iterations), max(1, options.spawns), options.steps, max(1, options.http_tasks))
