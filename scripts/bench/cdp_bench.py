@@ -11,10 +11,10 @@ import itertools
 import json
 import statistics
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
+import local_pages
 import trio
 import trio_websocket
 
@@ -25,23 +25,8 @@ PAGE = b"<!doctype html><html lang=en><title>bench</title><main><h1>Bench</h1>" 
 
 
 def _serve() -> tuple[ThreadingHTTPServer, str]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(PAGE)))
-            self.end_headers()
-            try:
-                self.wfile.write(PAGE)
-            except (BrokenPipeError, ConnectionResetError):
-                pass
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+    server, base = local_pages.serve(lambda path: PAGE)
+    return server, f"{base}/"
 
 
 def _pct(samples: list[float], q: float) -> float:

@@ -7,9 +7,10 @@ repeats what was submitted, which is how every participant's task is judged corr
 
 from __future__ import annotations
 
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+import local_pages
 
 NAME, EMAIL = "Ada Lovelace", "ada@example.org"
 
@@ -77,26 +78,12 @@ def serve() -> tuple[ThreadingHTTPServer, str]:
     """The site on a free port, in a daemon thread; (server, the form's URL). Stop it with
     ``server.shutdown()``."""
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802
-            parts = urlsplit(self.path)
-            body = _result_page(parts.query) if parts.path == "/result" else FORM
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            try:
-                self.wfile.write(body)
-            except (BrokenPipeError, ConnectionResetError):
-                pass
+    def respond(path: str) -> bytes:
+        parts = urlsplit(path)
+        return _result_page(parts.query) if parts.path == "/result" else FORM
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/form"
+    server, base = local_pages.serve(respond)
+    return server, f"{base}/form"
 
 
 def correct(text: str, name: str = NAME, email: str = EMAIL) -> bool:
