@@ -7,8 +7,9 @@ In the 2025 protocol revisions a client is its MCP session: the SDK's transport 
 on the server's default one; only such a client is listed the ``context`` argument. A client
 that ends its session (``DELETE``) has its context closed at once rather than when idle.
 
-On SIGINT or SIGTERM the server stops accepting, gives open requests and streams (a client's
-standing GET stream never ends by itself) ``SHUTDOWN_GRACE`` seconds, then closes the browser.
+On SIGINT or SIGTERM the server stops accepting, ends the clients' standing GET streams at
+once (they never end by themselves, so waiting for them only spends the grace), gives the
+requests still open ``SHUTDOWN_GRACE`` seconds, then closes the browser.
 
 Imported by :mod:`a11y.mcp_server` at start-up, so only the standard library at the top.
 """
@@ -95,6 +96,40 @@ def ends_sessions(app: ASGIApp, client_gone: Callable[[str], None]) -> ASGIApp:
     return serve
 
 
+class StandingStreams:
+    """``app``, running every GET in a cancel scope that :meth:`end` cancels.
+
+    A GET is a client's standing SSE stream (server-to-client messages), which lasts as long
+    as its client: left open at a stop it would hold the server for the whole grace. Ended,
+    the client sees its stream close; one it opens after that ends at once."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self._app = app
+        self._open: set[trio.CancelScope] = set()
+        self._ended = False
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "GET":
+            await self._app(scope, receive, send)
+            return
+        import trio
+
+        with trio.CancelScope() as stream:
+            if self._ended:
+                stream.cancel()
+            self._open.add(stream)
+            try:
+                await self._app(scope, receive, send)
+            finally:
+                self._open.discard(stream)
+
+    def end(self) -> None:
+        """End the open streams and any opened from now on."""
+        self._ended = True
+        for stream in self._open:
+            stream.cancel()
+
+
 async def serve_http(app: ASGIApp, host: str, port: int, *,
                      shutdown: Callable[[], Any] | None = None,
                      task_status: trio.TaskStatus[list[str]] | Any = None) -> None:
@@ -107,8 +142,14 @@ async def serve_http(app: ASGIApp, host: str, port: int, *,
     config.bind = [f"{host}:{port}"]
     config.accesslog = None
     config.graceful_timeout = SHUTDOWN_GRACE
+    streams = StandingStreams(app)
+
+    async def stopping() -> None:
+        await (shutdown or _signalled)()
+        streams.end()
+
     log.info("MCP Streamable HTTP on http://%s:%d/mcp", host, port)
-    await serve(app, config, shutdown_trigger=shutdown or _signalled,  # type: ignore[arg-type]
+    await serve(streams, config, shutdown_trigger=stopping,  # type: ignore[arg-type]
                 task_status=task_status or trio.TASK_STATUS_IGNORED)
 
 

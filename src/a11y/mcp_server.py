@@ -414,4 +414,14 @@ def run(args: argparse.Namespace) -> int:
             trio.run(_serve_stdio, config)
     except KeyboardInterrupt:
         pass
+    finally:
+        _exiting()
     return 0
+
+
+def _exiting() -> None:
+    """The server has stopped and the process is about to end: freeze every object, so the
+    interpreter's last garbage collection at exit scans none of them. Made over the server's
+    life (the SDK, the tools, the calls' results), they took it 0.7-0.9 s to scan at a load
+    average of 11, most of an HTTP server's stop; the memory goes back with the process."""
+    gc.freeze()

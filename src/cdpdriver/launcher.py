@@ -163,11 +163,13 @@ class BrowserProcess:
         tail = self.stderr_tail()
         return f"browser exited with code {self.process.returncode}" + (f":\n{tail}" if tail else "")
 
-    async def terminate(self, grace: float = 2.0) -> None:
-        """End the whole process group: SIGTERM, a grace period, then SIGKILL."""
+    async def terminate(self, grace: float = 2.0, *, gently: bool = True) -> None:
+        """End the whole process group: SIGTERM, a grace period, then SIGKILL; only SIGKILL
+        when not ``gently`` (Chromium's own shutdown then never runs: the profile it would
+        save is this process's temporary one, deleted here)."""
         pgid = self.process.pid
         with trio.CancelScope(shield=True):
-            if self.process.poll() is None:
+            if gently and self.process.poll() is None:
                 with contextlib.suppress(OSError):
                     os.killpg(pgid, signal.SIGTERM)
                 with trio.move_on_after(grace):

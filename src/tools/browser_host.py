@@ -65,6 +65,7 @@ class BrowserHost:
         self._stop = trio.Event()
         self._stopped = trio.Event()
         self._starting = trio.Lock()
+        self._at_once = False  # the stop asked for kills a launched browser (quit)
         #: The guard rails of the running browser (tools.guard.requests), when the server has any.
         self.browser_guard: BrowserGuard | None = None
 
@@ -107,10 +108,14 @@ class BrowserHost:
             self.headless = headless
         return await self.ensure()
 
-    async def quit(self) -> bool:
-        """Close the browser (every session's tabs and contexts with it); False when none ran."""
+    async def quit(self, *, at_once: bool = False) -> bool:
+        """Close the browser (every session's tabs and contexts with it); False when none ran.
+
+        ``at_once`` (the server is stopping) kills a launched browser rather than closing it
+        gracefully (:meth:`cdpdriver.Browser.kill`): most of an HTTP server's stop otherwise."""
         if self.browser is None:
             return False
+        self._at_once = at_once
         self._stop.set()
         with trio.move_on_after(QUIT_TIMEOUT):
             await self._stopped.wait()
@@ -127,7 +132,7 @@ class BrowserHost:
 
     async def _own_browser(self, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """The task that owns the browser: it lives until quit or until the browser dies."""
-        self._stop, self._stopped = trio.Event(), trio.Event()
+        self._stop, self._stopped, self._at_once = trio.Event(), trio.Event(), False
         stopped = self._stopped
         try:
             if self.config.browser_url:
@@ -150,6 +155,8 @@ class BrowserHost:
                         watchers.start_soon(_cancel_when, browser.connection.closed, scope)
                         await self._stop.wait()
                     watchers.cancel_scope.cancel()
+                if self._at_once:
+                    await browser.kill()
                 if self.config.browser_url and browser.is_connected:  # a launched one dies with its contexts
                     async with trio.open_nursery() as disposals:  # each bounded in dispose_context
                         for session in list(self._sessions):

@@ -118,10 +118,10 @@ class ContextPool:
             self._end(self._contexts[handle], "its MCP session ended")
 
     async def aclose(self) -> None:
-        """Open no more contexts and close the browser (every context ends with it); the
-        contexts' tasks end when the caller cancels the nursery."""
+        """Open no more contexts and kill the browser (every context ends with it: none is
+        closed by itself); the contexts' tasks end when the caller cancels the nursery."""
         self._closing = True
-        await self.host.quit()
+        await self.host.quit(at_once=True)
 
     # -- finding and opening --------------------------------------------------------------
 

@@ -299,9 +299,12 @@ async def _browser_contexts(browser: Any) -> set[str]:
 
 async def test_the_server_stops_promptly_with_clients_connected(site, tmp_path):
     """SIGINT to one server, SIGTERM to another, each with its own browser and two clients
-    connected (one holding its GET stream open); both stopped at once to save time."""
+    connected (one holding its GET stream open); both stopped at once to save time. The
+    browser is killed rather than closed at a stop: none of its processes outlive the
+    server, and its temporary profile is gone."""
     page = site.route("/ctx/hold", "<title>Hold</title>")
     stopped: dict[str, float] = {}
+    browsers: dict[str, dict[int, bytes]] = {}  # the server's descendants before the stop
 
     async def stop_with(signum: signal.Signals) -> None:
         port = _free_port()
@@ -315,6 +318,7 @@ async def test_the_server_stops_promptly_with_clients_connected(site, tmp_path):
                     nursery.start_soon(_hold, url, mode, page, connected)
                     with trio.fail_after(60):
                         await connected.wait()
+                browsers[signum.name] = _descendants(proc.pid)
                 started = time.monotonic()
                 os.kill(proc.pid, signum)
                 await trio.to_thread.run_sync(proc.wait, 30)
@@ -330,9 +334,42 @@ async def test_the_server_stops_promptly_with_clients_connected(site, tmp_path):
             nursery.start_soon(stop_with, signum)
     print("\nstopped " + ", ".join(f"{seconds:.2f} s after {name}" for name, seconds in stopped.items()))
     assert set(stopped) == {"SIGINT", "SIGTERM"}
-    # The issue's bound is 2 s (about 1 s measured on a quiet machine); this machine's load is
+    # The issue's bound is 2 s (0.2-0.6 s measured at a load average of 8-10); this machine's load is
     # not ours to bound, so a stop is asserted well inside the 30 s wait, not at 2 s.
     assert max(stopped.values()) < 10
+    for processes in browsers.values():
+        profiles = {arg.split(b"=", 1)[1] for line in processes.values() for arg in line.split(b"\0")
+                    if arg.startswith(b"--user-data-dir=")}
+        assert profiles, "no Chromium was running under the server"
+        assert not [pid for pid, line in processes.items() if _command_line(pid) == line]
+        assert not [profile for profile in profiles if Path(profile.decode()).exists()]
+
+
+def _command_line(pid: int) -> bytes | None:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes() or None  # a zombie's is empty
+    except OSError:
+        return None
+
+
+def _descendants(root: int) -> dict[int, bytes]:
+    """The live processes descending from ``root``, with their command lines."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        try:
+            if name.isdigit():
+                parent = int(Path(f"/proc/{name}/stat").read_bytes().rsplit(b")", 1)[1].split()[1])
+                children.setdefault(parent, []).append(int(name))
+        except OSError:  # it ended meanwhile
+            continue
+    found, stack = {}, list(children.get(root, []))
+    while stack:
+        pid = stack.pop()
+        line = _command_line(pid)
+        if line is not None:
+            found[pid] = line
+        stack.extend(children.get(pid, []))
+    return found
 
 
 async def _hold(url: str, mode: str, page: str, connected: trio.Event) -> None:
