@@ -184,7 +184,7 @@ async def interact(
         ]
         return report
     opened_before = await _popups(page)
-    ordered = sorted(checks, key=lambda c: c.cost != "low")
+    ordered = sorted(checks, key=_order)
     spent: dict[str, float] = {}  # seconds per check, logged at debug level as the phases are
     for index, check in enumerate(ordered):
         if probe.navigated:
@@ -200,6 +200,8 @@ async def interact(
             ]
             break
         started = trio.current_time()
+        following = ordered[index + 1] if index + 1 < len(ordered) else None
+        probe.hold_screen = _goes_on(check, following)
         skip = await _run_one(probe, check, outcomes)
         spent[check.rule_id] = round(trio.current_time() - started, 4)
         if skip is None:
@@ -238,6 +240,23 @@ async def _run_one(
     return None
 
 
+def _order(check: InteractiveCheck) -> tuple[bool, bool, tuple[int, ...]]:
+    """Cheap checks first, then the relayouts: those at the page's own size, then those in a
+    window of their own (``screen``), the widest first. The phase goes from one window
+    straight to the next (:meth:`Probe.screen`), and only ever narrower and lower: every
+    width or height at which the page's scripts change the layout (a menu folded below
+    768 px) is crossed in the same direction, as from the page's own size."""
+    return check.cost != "low", check.screen is not None, tuple(-side for side in check.screen or ())
+
+
+def _goes_on(check: InteractiveCheck, following: InteractiveCheck | None) -> bool:
+    """Whether the page may go from ``check``'s window straight to the next check's: only to
+    one no wider and no higher (see :func:`_order`)."""
+    if check.screen is None or following is None or following.screen is None:
+        return False
+    return all(next_side <= side for side, next_side in zip(check.screen, following.screen, strict=True))
+
+
 def _skip(check: InteractiveCheck, reason: Any, message: str) -> InteractionSkip:
     return InteractionSkip(rule_id=check.rule_id, reason=reason, message=message)
 
@@ -257,10 +276,15 @@ async def _popups(page: Page) -> set[str]:
 
 
 async def _tidy(probe: Probe, opened_before: set[str]) -> None:
-    """Leave the page as the checks found it: popups their actions opened closed, focus and
-    pointer off every element, scrolled to the top, the audited document loaded."""
+    """Leave the page as the checks found it: its own screen size, popups their actions
+    opened closed, focus and pointer off every element, scrolled to the top, the audited
+    document loaded."""
     page = probe.page
     with trio.CancelScope(shield=True), trio.move_on_after(RELOAD_TIMEOUT + CALL_TIMEOUT):
+        try:  # a window the last check left the page in (Probe.hold_screen)
+            await probe.release_screen()
+        except (CDPError, trio.TooSlowError):
+            pass
         for target_id in await _popups(page) - opened_before:
             try:
                 await page.browser.session.send(

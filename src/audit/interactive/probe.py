@@ -124,6 +124,11 @@ class Probe:
         # None when the run takes no screenshots: then no state shot is taken either.
         self._camera = StateCamera(page, shots) if shots is not None else None
         self._shots_left = STATE_SHOTS_PER_CHECK
+        #: Whether a :meth:`screen` block that ends normally leaves the page in its window
+        #: (set by the phase: see :meth:`screen`).
+        self.hold_screen = False
+        # The page's own window size while a screen of ours is on: what to wait for when it goes.
+        self._own_size: list[int] | None = None
 
     def begin_check(self) -> None:
         """Called by the phase before each check: its own allowance of state shots."""
@@ -254,6 +259,7 @@ class Probe:
         descendants'. Our own world's listeners are listed too: a check removes its own."""
         world = await self.world()
         session = self.page.session
+        keys: list[int | None] = []
         try:
             owners = await self._own_listeners(set(types))
             keys = list(owners)[:limit]
@@ -299,8 +305,11 @@ class Probe:
             )
             return unwrap_evaluation(runtime.CallFunctionOnResult.from_json(reply))
         finally:
-            with trio.CancelScope(shield=True), trio.move_on_after(CALL_TIMEOUT):
-                await session.send("Runtime.releaseObjectGroup", {"objectGroup": _LISTENING_GROUP})
+            # Only resolved nodes are put in the group (the call returns by value): a page
+            # with no such listener has nothing to release, and is spared the round trip.
+            if any(key is not None for key in keys):
+                with trio.CancelScope(shield=True), trio.move_on_after(CALL_TIMEOUT):
+                    await session.send("Runtime.releaseObjectGroup", {"objectGroup": _LISTENING_GROUP})
 
     async def _own_listeners(self, types: set[str]) -> dict[int | None, list[dict[str, str]]]:
         """The handlers of ``types`` by the backend node id of their owner (None for the
@@ -492,41 +501,62 @@ class Probe:
     @asynccontextmanager
     async def screen(self, width: int, height: int) -> AsyncIterator[None]:
         """The page laid out in a ``width`` x ``height`` CSS-pixel window (desktop rules, one
-        device pixel per CSS pixel) for the block; the audit's own screen is put back on
-        every path, and the page is only read once it has the new size (and its own again
-        after)."""
+        device pixel per CSS pixel) for the block, and only read once it has the new size.
+
+        The audit's own screen is put back after the block on every path
+        (:meth:`release_screen`), but one: a block that ends normally while
+        :attr:`hold_screen` is set leaves the page in this window, for the next
+        :meth:`screen` to replace at once. The phase sets it when the next check lays the page
+        out in a window too (:attr:`InteractiveCheck.screen <.spec.InteractiveCheck.screen>`),
+        which spares the page a relayout at its own size in between, and puts the own screen
+        back itself after the last one."""
         session = self.page.session
         size = load_script(__package__, "screen_size")
-        before = await self.call(size, 0, 0, 0)
-        await session.execute(
-            emulation.set_device_metrics_override(width, height, 1, False), timeout=self._timeout()
-        )
+        if self._own_size is None:
+            self._own_size = await self.call(size, 0, 0, 0)
+        held = False
         try:
+            await session.execute(
+                emulation.set_device_metrics_override(width, height, 1, False),
+                timeout=self._timeout(),
+            )
             # The new size reaches the page's renderer a little later: read nothing before.
             await self.call(size, width, height, SCREEN_WAIT_MS)
             yield
+            held = self.hold_screen
         finally:
-            with trio.CancelScope(shield=True), trio.move_on_after(CALL_TIMEOUT):
-                viewport = current_viewport(self.page)
-                if viewport is None:
-                    await session.execute(emulation.clear_device_metrics_override())
-                else:
-                    await session.execute(
-                        emulation.set_device_metrics_override(
-                            viewport.width,
-                            viewport.height,
-                            viewport.device_scale_factor,
-                            viewport.mobile,
-                        )
+            if not held:
+                await self.release_screen()
+
+    async def release_screen(self) -> None:
+        """Put the audit's own screen back after :meth:`screen` (nothing to do when it is
+        back already), and wait until the page has its own size again before anything reads
+        it. Shielded from cancellation: the run's later steps must see the audited screen."""
+        before, self._own_size = self._own_size, None
+        if before is None:
+            return
+        session = self.page.session
+        with trio.CancelScope(shield=True), trio.move_on_after(CALL_TIMEOUT):
+            viewport = current_viewport(self.page)
+            if viewport is None:
+                await session.execute(emulation.clear_device_metrics_override())
+            else:
+                await session.execute(
+                    emulation.set_device_metrics_override(
+                        viewport.width,
+                        viewport.height,
+                        viewport.device_scale_factor,
+                        viewport.mobile,
                     )
-                try:  # and the page's own size back before anything reads it
-                    world = await self.world()
-                    await evaluate(
-                        session,
-                        call_expression(size, *before, SCREEN_WAIT_MS),
-                        world,
-                        await_promise=True,
-                        timeout=CALL_TIMEOUT,
-                    )
-                except (CDPError, JavaScriptError, trio.TooSlowError):
-                    pass
+                )
+            try:  # and the page's own size back before anything reads it
+                world = await self.world()
+                await evaluate(
+                    session,
+                    call_expression(load_script(__package__, "screen_size"), *before, SCREEN_WAIT_MS),
+                    world,
+                    await_promise=True,
+                    timeout=CALL_TIMEOUT,
+                )
+            except (CDPError, JavaScriptError, trio.TooSlowError):
+                pass

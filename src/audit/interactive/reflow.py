@@ -28,7 +28,8 @@ Evidence: the first failed or undecided culprits are shot at 320 CSS px wide
 (:meth:`Probe.state_shot <audit.interactive.probe.Probe.state_shot>`), when the run takes
 screenshots.
 
-Cost: one relayout to 320 x 256 and back, and one page-side call that reads the boxes of the
+Cost: one relayout to 320 x 256 and back (when a11y-zoom-clipped-text runs too, the page goes
+from its 640 x 512 straight to 320 x 256: the phase orders windows widest first), and one page-side call that reads the boxes of the
 elements whose own box or content reaches past the edge (a few milliseconds on a page that
 reflows; the read is capped at :data:`LIMITS` ``ms``).
 """
@@ -123,4 +124,5 @@ CHECK = InteractiveCheck(
     help="Content must not need horizontal scrolling at 320 CSS pixels wide",
     run=run,
     cost="relayout",
+    screen=(WIDTH, HEIGHT),
 )

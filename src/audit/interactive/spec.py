@@ -92,6 +92,11 @@ class InteractiveCheck:
     #: What the check costs a typical page, for ``docs/checks.md`` and the phase's order: cheap
     #: checks (reading state, a few key presses) run before ones that relayout the page.
     cost: Literal["low", "relayout"] = "low"
+    #: The window (CSS px wide, high) the check lays the page out in through
+    #: :meth:`Probe.screen <audit.interactive.probe.Probe.screen>`, or None. The phase runs
+    #: such checks last, the widest first, and goes from one window straight to the next,
+    #: putting the page's own size back once after the last (:mod:`.phase`).
+    screen: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         if not self.rule_id.startswith(PREFIX):

@@ -27,7 +27,8 @@ off-screen slide, a 1 px "visually hidden" box, ``aria-hidden`` text) is not jud
 Evidence: the first failed or undecided boxes are shot at 640 x 512 (:meth:`Probe.state_shot
 <audit.interactive.probe.Probe.state_shot>`), when the run takes screenshots.
 
-Cost: one relayout to 640 x 512 and back, and one page-side call (a few milliseconds; the
+Cost: one relayout to 640 x 512 and back (or on to a11y-reflow's 320 x 256, which then puts the
+page's own size back), and one page-side call (a few milliseconds; the
 read stops after :data:`LIMITS` ``ms``).
 """
 
@@ -98,4 +99,5 @@ CHECK = InteractiveCheck(
     help="Zoomed text must not be clipped by CSS overflow",
     run=run,
     cost="relayout",
+    screen=(WIDTH, HEIGHT),
 )

@@ -22,9 +22,8 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 import trio
 
 from ..models import FindingReview, LlmOptions, LlmSummary
@@ -33,6 +32,9 @@ from .evidence import ElementEvidence, Evidence, ItemKey
 from .prompt import ReplyInvalid, build_prompt, parse_reply, question_key
 from .providers import Provider, Reply, ReplyError, make_provider
 from .providers.base import Prompt
+
+if TYPE_CHECKING:  # imported where a call is made: an audit without LLM review never needs it
+    import httpx
 
 log = logging.getLogger(__name__)
 
@@ -231,6 +233,8 @@ class _Caller:
         return delay * random.uniform(0.5, 1.0)
 
     async def call(self, prompt: Prompt) -> Reply:
+        import httpx
+
         request = self.provider.build(prompt)
         name = self.provider.name
         timeout = self.settings.call_timeout
@@ -360,6 +364,8 @@ async def review(
                  outcome.skipped, settings.max_calls)
     if not batches:
         return outcome
+    import httpx
+
     limiter = trio.CapacityLimiter(max(1, settings.concurrency))
     timeout = httpx.Timeout(settings.call_timeout, connect=min(10.0, settings.call_timeout))
     try:
