@@ -5,7 +5,7 @@ Identification is py3langid's naive Bayes model over byte n-grams (shipped insid
 package, about 4.5 MB), restricted to :data:`LANGUAGES`, the languages common on the web that
 the model knows well. It is loaded once per process, on a background thread started when this
 module is imported (about 1 s of CPU and 100 MB), so that it is ready before the first page's
-interaction phase; the checks never wait for it (:func:`ready`). Restricting it matters: with
+interaction phase; a check that finds it still loading waits for it (:func:`loaded`). Restricting it matters: with
 all its 140 labels the model spreads short English over English and Nigerian Pidgin, and short
 Dutch over Dutch and Afrikaans, and so is never sure of either. A declared language outside
 that set is not judged at all (Luxembourgish, Afrikaans, a made-up subtag).
@@ -161,12 +161,22 @@ def preload() -> None:
         _preloading.start()
 
 
-def ready() -> bool:
-    """Whether the model is loaded; when not, its loading is started. The checks never wait for
-    it: a page the phase reaches before it is ready (a process's first, at most) gets no
-    language verdict rather than a second less for every other check."""
-    if _model is None:
-        preload()
+#: How long a check waits for the model still loading (a process's first page) before it
+#: gives that page no verdict: the load is about a second of CPU, several on a busy machine.
+LOAD_WAIT = 15.0
+
+
+async def loaded() -> bool:
+    """Whether the model is loaded, waiting (at most :data:`LOAD_WAIT` s) while it loads.
+
+    A process's first page meets a model still loading (the CLI's one page always does);
+    not waiting would give such a page no language verdict on a busy machine and one on an
+    idle one, so the same page would get different results from run to run."""
+    if _model is not None:
+        return True
+    preload()
+    with trio.move_on_after(LOAD_WAIT):
+        await trio.to_thread.run_sync(_load, abandon_on_cancel=True)
     return _model is not None
 
 

@@ -38,10 +38,10 @@ from .language_id import (
     excerpt,
     halves,
     judge,
+    loaded,
     name,
     rank_all,
     read,
-    ready,
     scope_text,
 )
 from .probe import Probe
@@ -49,8 +49,8 @@ from .spec import InteractiveCheck, Outcome, Target
 
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
-    if not ready():
-        return  # the model is still loading (a process's first page): no verdict here
+    if not await loaded():
+        return  # the model did not load in time (a process's first page): no verdict here
     scopes = (await collect(probe))["scopes"]
     root = next((s for s in scopes if s["root"]), None)
     if root is None:

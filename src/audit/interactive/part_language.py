@@ -38,11 +38,11 @@ from .language_id import (
     collect,
     excerpt,
     judge,
+    loaded,
     lowercase_share,
     name,
     rank_all,
     read,
-    ready,
     scope_text,
 )
 from .probe import Probe
@@ -83,8 +83,8 @@ def _from(scope: dict[str, Any]) -> str:
 
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
-    if not ready():
-        return  # the model is still loading (a process's first page): no verdict here
+    if not await loaded():
+        return  # the model did not load in time (a process's first page): no verdict here
     scopes = [s for s in (await collect(probe))["scopes"] if canonical(s["lang"])]
     # What to identify: each element's text, the html element's (whether its passages can be
     # judged), and every passage.
