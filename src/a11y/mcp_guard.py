@@ -135,6 +135,18 @@ def shaped_data(data: Any, tool: str, guard: GuardConfig | None, max_chars: int)
     return (boundaries.close_cut(data) if original is not None else data), original
 
 
+def redacted_resource(result: Any, guard: GuardConfig | None) -> Any:
+    """A ``resources/read`` answer with the secrets redacted from its text contents (a HAR, a
+    report, a saved state); binary contents (images, videos) are not read (docs/security.md)."""
+    if guard is None or not guard.secrets:
+        return result
+    redactor = Redactor(guard.secrets)
+    for contents in result.contents:
+        if getattr(contents, "text", None) is not None:
+            contents.text = redactor.text(contents.text)
+    return result
+
+
 def strip_markers(args: dict[str, Any], guard: GuardConfig | None) -> dict[str, Any]:
     """The call's arguments without page-text markers (text passed back as it was shown)."""
     if guard is None or not guard.boundary_nonce:

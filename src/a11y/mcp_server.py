@@ -267,7 +267,8 @@ def _build(config: ServerConfig, tools_loaded: trio.Event | None, *,
         return mcp_files.listing(await ctx.lifespan_context.get(), client_of(ctx))
 
     async def read_resource(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
-        return mcp_files.read(await ctx.lifespan_context.get(), client_of(ctx), str(params.uri))
+        result = mcp_files.read(await ctx.lifespan_context.get(), client_of(ctx), str(params.uri))
+        return mcp_guard.redacted_resource(result, config.guard)  # a HAR or a report is a result too
 
     instructions = INSTRUCTIONS + mcp_guard.instructions(config.guard)
     if shared:

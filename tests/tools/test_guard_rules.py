@@ -139,3 +139,15 @@ async def test_page_text_is_wrapped_in_the_stated_markers(ruled, site):
     clicked = await mcp.ok("element_click", {"role": "button", "name": button["name"]})
     assert opening not in clicked["message"]
     assert (await mcp.ok("page_get_title"))["title"] == f"{opening}clicked{closing}"
+
+
+async def test_secrets_are_redacted_from_files_read_back(ruled, site):
+    """A file a tool wrote (a saved state, here, with the secret in the page's storage) is a
+    result too when the agent reads it through resources/read."""
+    mcp, _, client = ruled
+    page = site.route("/rules/stored", f"<title>stored</title><script>localStorage.key1 = '{TOKEN}';</script>")
+    await mcp.ok("page_navigate", {"url": page})
+    saved = await client.call_tool("state_save", {"name": "with-secret"})
+    [link] = [block for block in saved.content if block.type == "resource_link"]
+    (contents,) = (await client.read_resource(link.uri)).contents
+    assert TOKEN not in contents.text and "[REDACTED:SITE_TOKEN]" in contents.text
