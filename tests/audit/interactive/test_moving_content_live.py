@@ -11,6 +11,7 @@ import struct
 import pytest
 
 from audit import engine, interactive
+from audit.interactive import moving_content
 from tests.audit.checks.support import audit_pages, outcome, page
 from tests.support.site import Response
 
@@ -60,9 +61,14 @@ def gif(hundredths: list[int], loops: int = 0) -> bytes:
 
 @pytest.fixture(autouse=True)
 def only_this_check(monkeypatch):
-    """This check alone in the interaction phase: the others' time is not this test's."""
+    """This check alone in the interaction phase: the others' time is not this test's. Its
+    text watch may last 6 s here rather than 2.2: on a loaded machine a worker's timer or a
+    page's frames can be starved for seconds (a fresh-clone run beside the suite saw the
+    worker-fed counter edited once in 2.2 s), and the test is about what the watch finds,
+    not about how busy the machine is. The bounded watch is a documented limit of the check."""
     monkeypatch.setattr(engine, "selected_interactive", lambda version, level: [
         check for check in interactive.selected(version, level) if check.rule_id == RULE])
+    monkeypatch.setattr(moving_content, "CAP_MS", 6000)
 
 
 async def test_moving_content(browser, site):
