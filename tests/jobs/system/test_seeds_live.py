@@ -103,5 +103,7 @@ async def test_page_starts_of_one_origin_are_spaced_by_the_delay(own_site, chrom
     assert done.status == "completed" and done.pages_done == 7
     level = starts[1:]
     # The worker spaces the starts of its audits; the browser's set-up before each request
-    # adds some jitter, so the spacing is checked over the level rather than per gap.
-    assert level[-1] - level[0] >= 0.5 * (len(level) - 1) - 0.4
+    # adds jitter (a fresh-clone run saw the first request arrive about 0.45 s late under the
+    # suite's load), so the spacing is checked over the level rather than per gap, with up
+    # to 1 s of it: 6 starts without the delay arrive within a few tenths of a second.
+    assert level[-1] - level[0] >= 0.5 * (len(level) - 1) - 1.0
