@@ -1,5 +1,6 @@
 """A test run killed with SIGTERM or SIGKILL leaves no Chromium, Redis or PostgreSQL running
-(issue #26, item 3): tests/support/reaper.py's watchdog kills them when the run's process ends.
+(issue #26, item 3), nor their working directories: tests/support/reaper.py's watchdog kills
+them when the run's process ends and then deletes their folders.
 
 A child pytest run starts the three servers the session fixtures use (the same classes), writes
 their process IDs down and waits to be killed; this test kills it and waits for every one of
@@ -35,7 +36,8 @@ HOLDER = textwrap.dedent('''
         redis_server = RedisServer().start()
         postgres = PostgresServer().start()
         pids = {"chromium": chromium.process.pid, "redis": redis_server.process.pid, "postgres": postgres.pid,
-                "postgres_data": str(postgres.data)}
+                "postgres_data": str(postgres.data),
+                "folders": [str(server.workdir) for server in (chromium, redis_server, postgres)]}
         Path(os.environ["A11Y_HOLDER_PIDS"]).write_text(json.dumps(pids))
         signal.pause()  # until the test that started this run kills it
 ''')
@@ -113,7 +115,9 @@ def test_a_killed_test_run_leaves_no_server_behind(tmp_path, how, workers):
             "redis": [pid for pid in (pids["redis"],) if _alive(pid)],
             "postgres": _postgres_processes(pids["postgres_data"]),
         }
-        if not any(left.values()) or time.monotonic() > deadline:
+        folders = [folder for folder in pids["folders"] if Path(folder).exists()]
+        if not (any(left.values()) or folders) or time.monotonic() > deadline:
             break
         time.sleep(0.05)
     assert not any(left.values()), f"still running after the test run was killed with {how.name}: {left}"
+    assert not folders, f"left on disk after the test run was killed with {how.name}: {folders}"

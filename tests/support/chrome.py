@@ -22,6 +22,7 @@ from tests.support.reaper import reaper
 class SharedChromium:
     def __init__(self) -> None:
         self.workdir = Path(tempfile.mkdtemp(prefix="a11y-test-chromium-"))
+        reaper().clean(self.workdir)  # deleted with this process, even without teardown
         profile = self.workdir / "profile"
         profile.mkdir()
         argv = chromium_command(find_chromium(), LaunchOptions(pipe=False), profile)
@@ -58,3 +59,4 @@ class SharedChromium:
         reaper().forget(self.process.pid)
         self.stderr.close()
         shutil.rmtree(self.workdir, ignore_errors=True)
+        reaper().keep(self.workdir)

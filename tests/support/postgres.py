@@ -64,6 +64,7 @@ class PostgresServer:
         self.bin = find_pg_bin()
         self.as_root = os.geteuid() == 0
         self.workdir = Path(tempfile.mkdtemp(prefix="a11y-test-pg-", dir="/tmp"))
+        reaper().clean(self.workdir)  # deleted with this process, even without teardown
         if self.as_root:
             account = pwd.getpwnam(_USER)
             os.chown(self.workdir, account.pw_uid, account.pw_gid)
@@ -127,6 +128,7 @@ class PostgresServer:
             reaper().forget(self.pid)
             self.pid = None
         shutil.rmtree(self.workdir, ignore_errors=True)
+        reaper().keep(self.workdir)
 
     def _postmaster_alive(self) -> bool:
         """Whether our postmaster still runs (its command line names our data directory, so

@@ -8,8 +8,10 @@ with the read end of a pipe whose write end only this process holds (file descri
 ``os.pipe`` are not inherited by children). The kernel closes it when this process ends, in any
 way; the watchdog then reads end-of-file and kills what is still registered: each server's
 process group, and every descendant of its main process (PostgreSQL's ``pg_ctl`` starts the
-postmaster outside our groups). A server stopped normally is unregistered first, so a process
-ID the system has given to someone else since is never signalled.
+postmaster outside our groups), then deletes the working directories still registered (a
+browser profile, a data directory: megabytes each, left in /tmp by every killed run otherwise).
+A server stopped normally is unregistered first, so a process ID the system has given to
+someone else since is never signalled.
 """
 
 from __future__ import annotations
@@ -52,6 +54,14 @@ class Reaper:
     def forget(self, pid: int) -> None:
         """``pid`` was stopped properly: leave it alone."""
         self._say(f"forget {pid}")
+
+    def clean(self, folder: Path) -> None:
+        """Delete ``folder`` if this process dies before :meth:`keep` is called for it."""
+        self._say(f"clean {folder}")
+
+    def keep(self, folder: Path) -> None:
+        """``folder`` was deleted (or handed on) properly: leave it alone."""
+        self._say(f"keep {folder}")
 
     def close(self) -> None:
         """End the watchdog (it kills whatever is still watched: nothing, after a clean run)."""

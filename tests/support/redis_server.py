@@ -63,6 +63,7 @@ class RedisServer:
         the default keeps nothing on disk."""
         self.durable = durable
         self.workdir = Path(tempfile.mkdtemp(prefix="a11y-test-redis-"))
+        reaper().clean(self.workdir)  # deleted with this process, even without teardown
         self.socket_path = self.workdir / "redis.sock"
         self.log_path = self.workdir / "redis.log"
         self.process: subprocess.Popen[bytes] | None = None
@@ -169,6 +170,7 @@ class RedisServer:
     def stop(self) -> None:
         self._terminate()
         shutil.rmtree(self.workdir, ignore_errors=True)
+        reaper().keep(self.workdir)
 
     def __enter__(self) -> RedisServer:
         return self.start()
