@@ -41,7 +41,7 @@ other visual content. Without ``tesseract`` on the machine the check does nothin
 
 Cost: a few ms on a page without such images; with them, drawing them (a few ms each) and one
 ``tesseract`` run of about 150 ms of CPU plus 50 to 300 ms an image, bounded by
-:data:`OCR_TIMEOUT` and the phase's time.
+:data:`OCR_CPU_SECONDS` of CPU and the phase's time.
 """
 
 from __future__ import annotations
@@ -51,9 +51,10 @@ import csv
 import io
 import os
 import re
+import resource
 import shutil
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -85,8 +86,11 @@ LIMITS = {
 DRAWN = {"loadMs": LIMITS["loadMs"], "flat": 0.25}
 #: The largest image file read from the browser's memory for a cross-origin image.
 FILE_LIMIT = 3_000_000
-#: The whole recognition of a page's images, at most (and never past the phase's time).
-OCR_TIMEOUT = 2.5
+#: The whole recognition of a page's images, at most, in CPU seconds of the tesseract process
+#: (whole seconds: the kernel's RLIMIT_CPU ends it). A CPU bound, not a wall-clock one, so
+#: that a page gets the same verdict on a busy machine as on an idle one; the wall clock
+#: bounds it only through the phase's time.
+OCR_CPU_SECONDS = 3
 #: A word counts at this confidence (0-100); a failure needs this mean over its words.
 WORD_CONFIDENCE = 80
 #: A word read with less confidence is only a hint: review when the text beside the image has it.
@@ -209,9 +213,21 @@ def parse(tsv: str, count: int) -> list[Reading]:
     return [Reading(tuple(w), t, tuple(u)) for w, t, u in zip(words, tokens, unsure, strict=True)]
 
 
-async def recognise(shots: list[bytes], timeout: float) -> str | None:
+def _cpu_limit(seconds: int) -> Callable[[], None]:
+    """A ``preexec_fn`` that caps the child's CPU time: SIGXCPU at ``seconds``, SIGKILL a
+    second later."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+
+    return limit
+
+
+async def recognise(shots: list[bytes], timeout: float, cpu_seconds: int = OCR_CPU_SECONDS) -> str | None:
     """tesseract's TSV for ``shots`` (PNGs), read in one process; None when it is missing,
-    fails or takes longer than ``timeout``."""
+    fails, uses more than ``cpu_seconds`` of CPU, or is still running after ``timeout``
+    seconds of wall time (the phase's remaining time: on a loaded machine the same CPU takes
+    longer, and the verdict should not depend on that as long as the phase has time)."""
     binary = shutil.which("tesseract")
     if binary is None or not shots:
         return None
@@ -227,7 +243,8 @@ async def recognise(shots: list[bytes], timeout: float) -> str | None:
         env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
         with trio.move_on_after(timeout):
             done = await trio.run_process(
-                command, capture_stdout=True, capture_stderr=True, check=False, env=env
+                command, capture_stdout=True, capture_stderr=True, check=False, env=env,
+                preexec_fn=_cpu_limit(cpu_seconds),
             )
             if done.returncode == 0:
                 return done.stdout.decode("utf-8", "replace")
@@ -359,7 +376,7 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
     flagged: list[Outcome] = []
     if read:
         shots = [base64.b64decode(pixels["png"]) for _, pixels in read]
-        tsv = await recognise(shots, min(OCR_TIMEOUT, max(0.0, probe.remaining() - 0.2)))
+        tsv = await recognise(shots, max(0.0, probe.remaining() - 0.2))
         if tsv is None:
             return  # no answer in time: nothing can be said
         readings = parse(tsv, len(read))

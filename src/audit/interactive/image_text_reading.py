@@ -35,7 +35,7 @@ the letter before it; "IBM" for "International Business Machines"; "fb" within "
 
 Cost: one page-side call (a millisecond on a page without such images); with them, drawing
 them (a few ms each) and one ``tesseract`` run, about 150 ms plus 50 to 300 ms a drawing,
-bounded by :data:`OCR_TIMEOUT` and the phase's time.
+bounded by :data:`~.image_of_text.OCR_CPU_SECONDS` of CPU and the phase's time.
 """
 
 from __future__ import annotations
@@ -76,8 +76,6 @@ LIMITS = {
     "padShare": 0.1,
     "padPx": 8,
 }
-#: The whole recognition at most (and never past the phase's time).
-OCR_TIMEOUT = 2.5
 #: A word is read at this confidence (0-100), and sure at SURE.
 READ = 30
 SURE = 80
@@ -316,7 +314,7 @@ async def _read(probe: Probe) -> Reading:
         if pixels.get("padded"):
             shots.append(base64.b64decode(pixels["padded"]))
             pages.append((index, int(pixels.get("pad") or 0)))
-    tsv = await recognise(shots, min(OCR_TIMEOUT, max(0.0, probe.remaining() - 0.3)))
+    tsv = await recognise(shots, max(0.0, probe.remaining() - 0.3))
     if tsv is None:
         return made  # no answer in time: nothing can be concluded
     words = parse(tsv, len(drawn), pages)

@@ -31,7 +31,6 @@ def only_this_check(monkeypatch):
     monkeypatch.setattr(
         support, "LIMITS", dataclasses.replace(support.LIMITS, interaction_budget=10.0)
     )
-    monkeypatch.setattr(image_of_text, "OCR_TIMEOUT", 8.0)
 
 
 def svg(width: int, height: int, body: str) -> Response:

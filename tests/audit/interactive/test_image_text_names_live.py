@@ -12,7 +12,6 @@ import dataclasses
 import pytest
 
 from audit import engine, interactive
-from audit.interactive import image_text_reading
 from tests.audit.checks import support
 from tests.audit.checks.support import audit_pages, outcome, page
 from tests.support.site import Response
@@ -33,7 +32,6 @@ def only_these_checks(monkeypatch):
         ],
     )
     monkeypatch.setattr(support, "LIMITS", dataclasses.replace(support.LIMITS, interaction_budget=10.0))
-    monkeypatch.setattr(image_text_reading, "OCR_TIMEOUT", 8.0)
 
 
 def svg(width: int, height: int, body: str) -> Response:
