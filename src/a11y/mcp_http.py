@@ -31,6 +31,13 @@ log = logging.getLogger(__name__)
 SESSION_HEADER = "mcp-session-id"
 #: Seconds that open requests and streams get to finish once a stop is asked for.
 SHUTDOWN_GRACE = 0.5
+#: How long an idle keep-alive connection stays open. Hypercorn's default (5 s) equals the
+#: idle expiry of httpx's pool (the MCP SDK's client): the two race, and a request sent on a
+#: connection the server is closing is lost ("server disconnected without sending a
+#: response"), which a busy machine makes likely. A server that waits longer than its clients
+#: (httpx 5 s, Node 4-5 s, Go 90 s) lets the client close first, and an agent thinking for a
+#: minute between calls keeps its connection.
+KEEP_ALIVE_S = 120.0
 
 
 def add_context_options(parser: argparse.ArgumentParser) -> None:
@@ -142,6 +149,7 @@ async def serve_http(app: ASGIApp, host: str, port: int, *,
     config.bind = [f"{host}:{port}"]
     config.accesslog = None
     config.graceful_timeout = SHUTDOWN_GRACE
+    config.keep_alive_timeout = KEEP_ALIVE_S
     streams = StandingStreams(app)
 
     async def stopping() -> None:

@@ -382,3 +382,35 @@ async def _hold(url: str, mode: str, page: str, connected: trio.Event) -> None:
     except Exception:
         if not connected.is_set():  # it never connected: that is a failure, not the point
             raise
+
+
+async def test_an_idle_connection_outlives_the_clients_own_idle_expiry(server):
+    """The server keeps an idle keep-alive connection longer than httpx's pool does (5 s):
+    otherwise the two close it at the same moment, and a request a client sends on it as the
+    server closes is lost (seen as "server disconnected" on a busy machine). Idle for 6 s, the
+    connection still answers."""
+    url, _ = server
+    port = int(url.split(":")[2].split("/")[0])
+    request = (f"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/plain\r\n\r\n").encode()
+
+    async def exchange(stream: trio.SocketStream) -> bytes:
+        """Send the request, read the whole answer (head and body); its status line."""
+        await stream.send_all(request)
+        answer = b""
+        with trio.fail_after(30):  # a guard against a hang, not a bound on time
+            while True:
+                head, _, body = answer.partition(b"\r\n\r\n")
+                if _:
+                    length = next(int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                                  if line.lower().startswith(b"content-length:"))
+                    if len(body) >= length:
+                        return head.split(b"\r\n", 1)[0]
+                chunk = await stream.receive_some(65536)
+                assert chunk, f"the server closed the connection; it had sent {answer!r}"
+                answer += chunk
+
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    async with stream:
+        first = await exchange(stream)
+        await trio.sleep(6.0)  # idle past httpx's expiry: a lower bound, the point of the test
+        assert await exchange(stream) == first

@@ -55,6 +55,10 @@ def hypercorn_config(config: ServiceConfig) -> HypercornConfig:
     hc.accesslog = None  # one line per audit is logged by the handler instead
     hc.errorlog = logging.getLogger("hypercorn.error")
     hc.graceful_timeout = config.graceful_timeout
+    # Longer than clients keep idle connections (httpx 5 s, Node 4-5 s, Go 90 s), so a client
+    # closes first: at Hypercorn's default of 5 s the two race and a request sent as the
+    # server closes is lost, which a busy machine makes likely (see a11y.mcp_http.KEEP_ALIVE_S).
+    hc.keep_alive_timeout = 120.0
     return hc
 
 
