@@ -6,7 +6,10 @@ is open: the roles of the landmarks it sits in (not their names, which are often
 ``aria-label="Offer 3"``), the tags, classes and roles of its nearest ancestors up to the
 second one that names a component (a class or a role: the component and what holds it;
 what holds that is where the page placed it, which is content), its own tag, classes, role,
-input type and the names (not values) of its ARIA attributes. For the rules that judge how
+input type and the names (not values) of its ARIA attributes. A class that is another class
+of the component plus ``-``/``_`` and a suffix (``btn--primary`` beside ``btn``,
+``highlight-python3`` around ``highlight``) names a variant, not another component, and
+stands as its base (:func:`modifier_base`). For the rules that judge how
 a thing looks (contrast, target size, links told apart by colour) the fix is one style
 rather than one template position, so the signature there is the element's own tag,
 classes and role and the computed style values the fix changes (a text colour, not the
@@ -29,12 +32,12 @@ import functools
 import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from typing import Any
 
 from ..generated_names import looks_generated
 
-ALGORITHM = "a11y-problem/1"
+ALGORITHM = "a11y-problem/3"
 PROBLEM_ID_LENGTH = 16
 #: Nearest ancestors kept in a structural signature (after repeats are folded)...
 PATH_DEPTH = 6
@@ -94,26 +97,74 @@ def _names_component(name: str) -> bool:
     return bool(name) and not looks_generated(name) and not _STATE_CLASS.search(name)
 
 
-def component_classes(classes: Sequence[Any]) -> list[str]:
-    """The classes that name a component: sorted, without generated or state classes."""
-    return sorted({str(c) for c in classes if c and _names_component(str(c))})
+_SEPARATORS = "-_"
 
 
-def _step(raw: Mapping[str, Any]) -> str:
-    """One ancestor as a compound selector: ``tag.class[role=x]``."""
-    classes = tuple(str(c) for c in raw.get("classes") or ())
-    return _compound(str(raw.get("tag") or ""), classes, str(raw.get("role") or ""))
+def modifier_base(name: str, bases: Container[str]) -> str:
+    """The longest class of ``bases`` that ``name`` modifies, with the separator after it
+    (``highlight-`` for ``highlight-python3`` beside ``highlight``, ``btn--`` for
+    ``btn--primary``), or "". A modifier is a base class, a separator (``-`` or ``_``, one
+    or more) and a suffix: the naming of a variant of one component (a language, a colour
+    scheme, a size), so it says which variant, not which component. Only the prefixes of
+    ``name`` that end at a separator are looked up, so a long ``bases`` costs nothing."""
+    for base, written in _prefixes(name):
+        if base in bases:
+            return written
+    return ""
 
 
 @functools.lru_cache(maxsize=4096)
-def _compound(tag: str, classes: tuple[str, ...], role: str) -> str:
+def _prefixes(name: str) -> tuple[tuple[str, str], ...]:
+    """(base, base and separator) of each way to read ``name`` as a modifier, longest base
+    first."""
+    found = []
+    for end in range(len(name) - 1, 0, -1):
+        if name[end] in _SEPARATORS and name[end - 1] not in _SEPARATORS:
+            suffix = name[end:].lstrip(_SEPARATORS)
+            if suffix:
+                found.append((name[:end], name[: len(name) - len(suffix)]))
+    return tuple(found)
+
+
+def component_classes(classes: Sequence[Any]) -> list[str]:
+    """The classes that name a component: sorted, without generated or state classes, and
+    without a modifier of another of them (``btn--primary`` beside ``btn``)."""
+    return list(_component_classes(tuple(str(c) for c in classes if c)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _component_classes(classes: tuple[str, ...]) -> tuple[str, ...]:
+    names = {name for name in classes if _names_component(name)}
+    return tuple(sorted(name for name in names if not modifier_base(name, names - {name})))
+
+
+def _step(raw: Mapping[str, Any], inner: Container[str]) -> str:
+    """One ancestor as a compound selector: ``tag.class[role=x]``; a class of it that
+    modifies a class of an element nearer the component (``inner``) as the base it varies
+    (``div[class*="highlight-"]`` for ``div.highlight-python3`` around ``div.highlight``)."""
+    tag, role = str(raw.get("tag") or ""), str(raw.get("role") or "")
+    classes = _component_classes(tuple(str(c) for c in raw.get("classes") or () if c))
+    variants = [modifier_base(name, inner) for name in classes]
+    if not any(variants):
+        return _compound(tag, classes, (), role)
+    kept = tuple(name for name, base in zip(classes, variants, strict=True) if not base)
+    return _compound(tag, kept, tuple(sorted({base for base in variants if base})), role)
+
+
+@functools.lru_cache(maxsize=4096)
+def _compound(tag: str, classes: tuple[str, ...], bases: tuple[str, ...], role: str) -> str:
     role = role.split(" ")[0]
-    own = "".join(f".{c}" for c in component_classes(classes))
+    own = "".join(f".{c}" for c in classes) + "".join(f'[class*="{_quoted(b)}"]' for b in bases)
     return tag + own + (f"[role={role}]" if role else "")
 
 
+def _quoted(text: str) -> str:
+    """``text`` inside a double-quoted CSS string."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
 def _names_a_component(compound: str) -> bool:
-    return "." in compound or "[role=" in compound
+    return "." in compound or "[role=" in compound or "[class*=" in compound
 
 
 def _fold(entries: list[list[Any]]) -> None:
@@ -133,16 +184,21 @@ def folded_path(
     steps: Sequence[Mapping[str, Any]],
     depth: int = PATH_DEPTH,
     named: int = NAMED_ANCESTORS,
+    own: Sequence[Any] = (),
 ) -> list[str]:
     """The nearest ancestors, outermost first, each a compound selector followed by `` >``
     when it is the parent of the next one: at most ``depth`` of them, ending at the
     ``named``-th one that names a component. Repeats of one step or of a pair of steps fold
     into one (nesting depth is content), joined to what is around them as ancestors: the
     steps, joined by spaces and ending with the element's own compound, are a CSS selector
-    that matches the element."""
+    that matches the element. A class that modifies a class of the element (``own``) or of a
+    nearer ancestor stands as its base (:func:`_step`): the wrapper of a code block in one
+    language or another is the same wrapper."""
     entries: list[list[Any]] = []  # nearest first: [compound, folded]
+    inner = set(component_classes(own))
     for raw in steps:
-        entries.append([_step(raw), False])
+        entries.append([_step(raw, inner), False])
+        inner.update(_component_classes(tuple(str(c) for c in raw.get("classes") or () if c)))
         _fold(entries)
     kept: list[list[Any]] = []
     for entry in entries:
@@ -199,7 +255,9 @@ def component_signature(rule_id: str, component: Mapping[str, Any]) -> Signature
     visual = VISUAL_RULES.get(rule_id)
     if visual is None:
         signature["landmarks"] = landmarks
-        signature["path"] = _ancestors(folded_path(component.get("path") or []))
+        signature["path"] = _ancestors(
+            folded_path(component.get("path") or [], own=component.get("classes") or [])
+        )
     else:
         keys, _, with_landmarks = visual
         style = component.get("style") or {}

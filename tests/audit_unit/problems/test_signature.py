@@ -173,9 +173,9 @@ def test_the_path_ends_at_the_component_and_what_holds_it():
     assert pid("a11y-click-without-keyboard", in_a_section) == pid(
         "a11y-click-without-keyboard", in_a_definition
     )
-    other_block = button_in()
-    other_block["path"][1] = {"tag": "div", "classes": ["highlight-pycon"], "role": ""}
-    assert pid("a11y-click-without-keyboard", other_block) != pid(
+    other_holder = button_in()
+    other_holder["path"][1] = {"tag": "div", "classes": ["listing"], "role": ""}
+    assert pid("a11y-click-without-keyboard", other_holder) != pid(
         "a11y-click-without-keyboard", in_a_section
     )
     steps = [{"tag": "a"}, {"tag": "b", "classes": ["x"]}, {"tag": "c"}, {"tag": "d", "role": "main"}]
@@ -211,3 +211,76 @@ def test_undecided_items_of_a_visual_rule_are_one_question_per_reason():
     assert review_signature("link-name", hidden) is None  # other rules group by component
     text = readable_component("color-contrast", review_signature("color-contrast", hidden))
     assert text.startswith("undecided: Element's background") and component_css(text) == ""
+
+
+def code_block(*wrapper_classes: str, inner: str = "highlight") -> dict:
+    """A code block's ``pre`` as Sphinx writes it: ``div.highlight-<language> >
+    div.highlight > pre``, the wrapper's class varying by language."""
+    return churned(
+        tag="pre",
+        classes=[],
+        landmarks=[["main", ""]],
+        path=[
+            {"tag": "div", "classes": [inner], "role": ""},
+            {"tag": "div", "classes": list(wrapper_classes), "role": ""},
+            {"tag": "section", "classes": [], "role": ""},
+        ],
+    )
+
+
+def test_a_wrapper_named_after_its_component_is_one_component_in_every_variant():
+    """A wrapper class that is the inner component's class plus a suffix
+    (``highlight-python3`` around ``highlight``) names a variant of that component: code
+    blocks in any language are one problem, and the selector still matches them all."""
+    rule = "scrollable-region-focusable"
+    languages = ("python3", "pycon", "default", "c", "none", "shell-session")
+    ids = {pid(rule, code_block(f"highlight-{lang}", "notranslate")) for lang in languages}
+    assert len(ids) == 1
+    text = readable_component(rule, component_signature(rule, code_block("highlight-c", "notranslate")))
+    assert component_css(text) == 'div.notranslate[class*="highlight-"] div.highlight pre'
+    assert folded_path(code_block("highlight-c")["path"], own=[])[-2:] == [
+        'div[class*="highlight-"] >',
+        "div.highlight >",
+    ]
+    # The wrapper's other classes still count: a doctest block is written differently.
+    assert pid(rule, code_block("doctest", "highlight-default", "notranslate")) not in ids
+
+
+def test_a_modifier_on_the_element_itself_is_a_variant_of_its_base():
+    """BEM's ``btn--primary`` beside ``btn``, ``card_wide`` beside ``card``: one component."""
+    base = pid("link-name", churned(classes=["nav-link", "btn"]))
+    for variant in (["btn", "btn--primary"], ["btn", "btn--danger"], ["btn", "btn_small"]):
+        assert pid("link-name", churned(classes=["nav-link", *variant])) == base
+    modified = component_signature("link-name", churned(classes=["btn", "btn--primary"]))
+    assert modified["classes"] == ["btn"]
+
+
+def test_look_alikes_of_a_modifier_stay_apart():
+    """Two components never merge through the rule: a wrapper not named after what it holds,
+    a part named after its container (``card-header`` inside ``card``), a modifier whose base
+    is not there, and names that merely share a prefix."""
+    rule = "scrollable-region-focusable"
+    python = pid(rule, code_block("highlight-python3"))
+    assert pid(rule, code_block("listing")) != python
+    assert pid(rule, code_block("highlight-python3", inner="codeblock")) != python
+    assert pid(rule, code_block("highlighter", inner="highlight")) != pid(
+        rule, code_block("highlighted-code", inner="highlight")
+    )
+
+    def button_in(part: str) -> dict:
+        return churned(
+            tag="button",
+            classes=["action"],
+            path=[{"tag": "div", "classes": [part]}, {"tag": "div", "classes": ["card"]}],
+        )
+
+    assert pid("button-name", button_in("card-header")) != pid("button-name", button_in("card-body"))
+    assert pid("link-name", churned(classes=["btn-group"])) != pid(
+        "link-name", churned(classes=["btn-toolbar"])
+    )
+    assert pid("link-name", churned(classes=["nav-link", "menu", "menu-"])) != pid(
+        "link-name", churned(classes=["nav-link", "menu"])
+    )  # a separator with no suffix modifies nothing
+    # The look-alike menus of the header: neither class extends the other.
+    tabs = churned(path=[{"tag": "li", "classes": ["item"]}, {"tag": "ul", "classes": ["tabs"]}])
+    assert pid("link-name", tabs) != pid("link-name", NAV_LINK)
