@@ -7,9 +7,12 @@ stderr. Exit codes: 0 audited (and no finding at or above ``--fail-on``), 1 find
 above ``--fail-on`` (or, with a baseline, new findings at or above ``--fail-on-new``: see
 :mod:`a11y.baseline_cli`), 2 bad arguments, an unusable baseline or a failed audit.
 
-A cold start is most of a one-page run, so the work is ordered for it: the browser is
-launched first, and while it starts a thread checks the arguments and imports the engine (a
-bad argument stops the browser at once and is reported without waiting for it). The browser
+A cold start is most of a one-page run, so the work is ordered for it: a thread starts reading
+the language checks' model before anything else is imported (:mod:`audit.langid_model`), the
+browser is launched next, and while it starts a thread checks the arguments and imports the
+engine (a bad argument stops the browser at once and is reported without waiting for it). At
+the end the browser's profile is renamed away and removed by a process of its own, which the
+user does not wait for. The browser
 serves this one audit (``EngineLimits.private_browser``): the page opens in the tab the
 browser opened at launch, and nothing is prepared for audits that will never come.
 """
@@ -185,6 +188,10 @@ def write_report(text: str, output: str | None) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``a11y audit``: returns the process exit code."""
+    if getattr(args, "interaction", True):  # the language checks' model: its read overlaps all below
+        from audit import langid_model
+
+        langid_model.preload()
     if not getattr(args, "verbose", False):
         for name in ("cdpdriver", "audit"):  # launch chatter and the engine's own failure line (we print it)
             logging.getLogger(name).setLevel(logging.ERROR)
@@ -215,7 +222,9 @@ async def _audit(args: argparse.Namespace) -> int:
                 ready.set()
                 await browser_done.wait()
                 if browser.process is not None:  # nothing in a one-audit profile is worth a
-                    await browser.process.terminate(grace=0)  # graceful shutdown: stop it now
+                    # graceful shutdown: stop it now, and leave its profile's removal to a
+                    # process of its own rather than make the user wait for it
+                    await browser.process.terminate(grace=0, detach_removal=True)
         except CDPError as exc:  # around the audit, not in it: the browser could not be launched
             launched["error"] = exc
             ready.set()

@@ -15,13 +15,13 @@ import os
 import shutil
 import signal
 import subprocess
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
 
+from . import workdirs
 from .errors import BrowserLaunchError, BrowserNotFound
 
 log = logging.getLogger(__name__)
@@ -163,10 +163,12 @@ class BrowserProcess:
         tail = self.stderr_tail()
         return f"browser exited with code {self.process.returncode}" + (f":\n{tail}" if tail else "")
 
-    async def terminate(self, grace: float = 2.0, *, gently: bool = True) -> None:
+    async def terminate(self, grace: float = 2.0, *, gently: bool = True, detach_removal: bool = False) -> None:
         """End the whole process group: SIGTERM, a grace period, then SIGKILL; only SIGKILL
         when not ``gently`` (Chromium's own shutdown then never runs: the profile it would
-        save is this process's temporary one, deleted here)."""
+        save is this process's temporary one, deleted here). ``detach_removal``: the
+        working directory is renamed away at once and removed by a process of its own
+        (:func:`.workdirs.discard`), for a caller about to exit that should not wait for it."""
         pgid = self.process.pid
         with trio.CancelScope(shield=True):
             if gently and self.process.poll() is None:
@@ -186,7 +188,7 @@ class BrowserProcess:
                     with contextlib.suppress(OSError):
                         os.close(fd)
             self.write_fd = self.read_fd = None
-            shutil.rmtree(self.workdir, ignore_errors=True)
+            workdirs.discard(self.workdir, detached=detach_removal)
 
 
 def chromium_command(executable: str, options: LaunchOptions, profile: Path) -> list[str]:
@@ -217,9 +219,11 @@ def _flags(options: LaunchOptions, profile: Path) -> list[str]:
 
 
 async def start_chromium(options: LaunchOptions) -> BrowserProcess:
-    """Spawn Chromium; the caller owns the result and must ``terminate`` it."""
+    """Spawn Chromium; the caller owns the result and must ``terminate`` it. Once the
+    browser runs, the first launch of a process removes, on a thread, the working
+    directories that killed processes left behind (:func:`.workdirs.sweep`)."""
     executable = find_chromium(options.executable)
-    workdir = Path(tempfile.mkdtemp(prefix="a11y-chromium-"))
+    workdir = workdirs.make_workdir()
     (workdir / "profile").mkdir()
     argv = chromium_command(executable, options, workdir / "profile")
     env = {**os.environ, **options.env}
@@ -260,6 +264,7 @@ async def start_chromium(options: LaunchOptions) -> BrowserProcess:
             os.close(to_child_r)
             os.close(from_child_w)
     _live_groups.add(process.pid)
+    workdirs.sweep_once_in_background()
     log.info("started %s (pid %d, %s)", executable, process.pid, "pipe" if options.pipe else "websocket")
     started = BrowserProcess(process, workdir, executable)
     if options.pipe:

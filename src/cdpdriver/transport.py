@@ -8,12 +8,14 @@ reader loop can never spin on an empty read.
 from __future__ import annotations
 
 from collections import deque
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import trio
-import trio_websocket
 
 from .errors import BrowserClosed, ConnectionClosed
+
+if TYPE_CHECKING:  # imported when a websocket is opened: a pipe (a launched browser) never needs
+    import trio_websocket  # it, and importing it (wsproto, h11) is a third of a cold start's imports
 
 # Screenshots of large pages, PDFs and trace chunks exceed trio-websocket's
 # 1 MiB default by far; a too-big frame would close the socket for everyone.
@@ -36,6 +38,8 @@ class WebSocketTransport:
 
     @classmethod
     async def connect(cls, nursery: trio.Nursery, url: str) -> WebSocketTransport:
+        import trio_websocket
+
         ws = await trio_websocket.connect_websocket_url(
             nursery,
             url,
@@ -45,12 +49,16 @@ class WebSocketTransport:
         return cls(ws)
 
     async def send(self, message: str) -> None:
+        import trio_websocket  # imported by connect already: a dictionary look-up
+
         try:
             await self._ws.send_message(message)
         except trio_websocket.ConnectionClosed as exc:
             raise BrowserClosed(f"websocket closed: {exc.reason}") from None
 
     async def receive(self) -> str | bytes:
+        import trio_websocket
+
         try:
             return await self._ws.get_message()
         except trio_websocket.ConnectionClosed as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
 import trio
@@ -17,6 +18,7 @@ from cdpdriver import (
     connect,
     find_chromium,
     launch,
+    workdirs,
 )
 
 
@@ -36,9 +38,23 @@ async def test_launch_and_close_leave_nothing_behind(pipe):
         pid = browser.pid
         workdir = browser.process.workdir
         assert workdir.exists()
+        assert (workdir / "owner").read_text().splitlines() == [  # what a later sweep reads
+            "a11y-chromium-owner 1", f"{os.getpid()} {workdirs.start_time(os.getpid())}"]
         assert (await browser.session.send("Browser.getVersion"))["product"]
     assert not workdir.exists()
     assert not _alive(pid)
+
+
+async def test_detached_removal_renames_the_profile_away_at_once():
+    async with launch() as browser:
+        workdir = browser.process.workdir
+        await browser.process.terminate(grace=0, detach_removal=True)
+        assert not workdir.exists()  # renamed before terminate returns
+        remover = workdirs._removers[-1]
+        assert remover.args[-1] == str(workdir) + "-stale"
+    await trio.to_thread.run_sync(remover.wait, 30)
+    assert remover.returncode == 0
+    assert not Path(remover.args[-1]).exists()
 
 
 async def test_exception_inside_block_still_kills_browser():

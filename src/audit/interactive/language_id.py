@@ -5,7 +5,8 @@ Identification is py3langid's naive Bayes model over byte n-grams (shipped insid
 package, about 4.5 MB), restricted to :data:`LANGUAGES`, the languages common on the web that
 the model knows well. It is loaded once per process, on a background thread started when this
 module is imported (about 1 s of CPU and 100 MB), so that it is ready before the first page's
-interaction phase; a check that finds it still loading waits for it (:func:`loaded`). Restricting it matters: with
+interaction phase (``a11y audit`` starts reading the file earlier still, at process start:
+:mod:`audit.langid_model`); a check that finds it still loading waits for it (:func:`loaded`). Restricting it matters: with
 all its 140 labels the model spreads short English over English and Nigerian Pidgin, and short
 Dutch over Dutch and Afrikaans, and so is never sure of either. A declared language outside
 that set is not judged at all (Luxembourgish, Afrikaans, a made-up subtag).
@@ -34,6 +35,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import trio
 
 from cdpdriver.scripts import load_script
+
+from .. import langid_model
 
 if TYPE_CHECKING:
     from .probe import Probe
@@ -140,9 +143,8 @@ def _load() -> Any:
     with _lock:
         if _model is None:
             import numpy
-            from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-            model = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+            model = langid_model.identifier()  # read already, or being read, when a CLI started it
             model.set_languages(sorted(LANGUAGES))
             # The model ships half-precision weights, which numpy multiplies slowly.
             model.nb_ptc = numpy.ascontiguousarray(model.nb_ptc, dtype=numpy.float32)
