@@ -229,6 +229,12 @@ def _add_store_and_queue(parser: argparse.ArgumentParser, *, worker: bool) -> No
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:  # the ``a11y`` command: a plain stdio ``mcp`` answers before the parser is built
+        from .mcp_stdio import main as serve_plain_stdio
+
+        status = serve_plain_stdio(sys.argv[1:])
+        if status is not None:
+            return status
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):

@@ -10,14 +10,15 @@ in the handshake era (2025-11-25 and earlier, what most agents speak) and ``serv
 or any request in the per-request envelope from 2026-07-28 on (what the SDK's own client
 sends).
 
-So the stdio server starts the SDK import on a worker thread at once, reads stdin itself, and
-answers the opening request, ``tools/list`` and ``ping`` from the start. At the first message
-it cannot answer (a tool call, usually), it waits for the SDK and hands it the conversation:
-the opening request (and the ``initialized`` notification) are replayed to it first, so the
-SDK picks the same era and holds the same session state as if it had answered them; its
-reply to the replayed request is dropped, after being compared with the early one; then
-stdin follows in order. Anything not plainly well formed is left to the SDK, which answers it
-as it always has.
+So the stdio server (:mod:`a11y.mcp_stdio`) starts the heavy imports (Trio, the SDK, the
+tools) on a worker thread at once, reads stdin itself on the main thread, with nothing but
+this module and the standard library loaded, and answers the opening request, ``tools/list``
+and ``ping`` from the start. At the first message it cannot answer (a tool call, usually), it
+waits for the SDK and hands it the conversation (:mod:`a11y.mcp_handover`): the opening
+request (and the ``initialized`` notification) are replayed to it first, so the SDK picks the
+same era and holds the same session state as if it had answered them; its reply to the
+replayed request is dropped, after being compared with the early one; then stdin follows in
+order. Anything not plainly well formed is left to the SDK, which answers it as it always has.
 
 Tests compare every early reply with the SDK's own for the same request, and the protocol
 revisions mirrored here with the SDK's.
@@ -26,16 +27,16 @@ revisions mirrored here with the SDK's.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import IO, Any
 
-import trio
-
-log = logging.getLogger(__name__)
+# This module runs before anything else is imported (a11y.mcp_stdio), so it uses the few
+# standard modules the interpreter has loaded anyway plus json: no typing, dataclasses or
+# logging at import time (each costs milliseconds of the start-up an agent waits for).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import IO, Any
 
 # The SDK's protocol revisions (mcp_types.version), oldest first: importing them would import
 # the whole of mcp_types. tests/tools/test_mcp_early.py keeps them equal to the SDK's.
@@ -48,7 +49,33 @@ _CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"
 _CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 _SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 
-_INBOX_LINES = 64  # lines read ahead of the server; stdin's pipe holds the rest
+
+
+# Sent once per session: what every tool shares, so no tool description has to repeat it. Here, not
+# in a11y.mcp_server, because the reply to ``initialize`` carries it before that module is imported.
+INSTRUCTIONS = """\
+Browser automation and accessibility testing over Chrome DevTools. Tools are named \
+namespace_verb_target; the browser starts headless on first use.
+- Tools act on the current tab (tab_select, page_new); element, js and wait tools on its \
+current frame (frame_select). storage_local_* and storage_session_* act on the current page's origin.
+- Elements: give selector (CSS; 'a >>> b' finds b in the shadow root or same-origin iframe of a) or \
+exactly one of role (with optional name: accessible name), text, label, placeholder, testid, alt, title, \
+xpath. page_inspect lists the page's controls with selectors. Element tools wait up to timeout_ms \
+for the element to be ready (visible, stable, enabled as the action needs).
+- References: accessibility_snapshot and page_inspect give controls a ref (e12), usable wherever a \
+selector is, until the element leaves the page or the tab navigates (then stale_reference: snapshot \
+again). Their max_chars bounds the result; a truncated one gives next_offset to pass as offset.
+- Deltas: both answer with a snapshot_id; since ("last" or an id) returns only what changed (unchanged: true, or added/removed/changed/moved nodes by ref, focus, and ancestors placing them), or a full one with document_changed after navigation. Tools that change the page take snapshot ("delta" or "full") and return it after the action. Screenshots take if_changed (true, or a fraction of pixels): {changed: false} and no image when nothing visible changed.
+- Downloads are saved under the output directory; element_click and page_navigate list them.
+- Units: times and timeout_ms in milliseconds, x/y and sizes in CSS pixels of the viewport, \
+bytes for data. A limit or max_* of 0 means no limit.
+- Keys: names such as Enter, Tab, ArrowDown, a, F5, combos joined with + (Control+Shift+K).
+- URL patterns: a glob over the whole URL (* wildcards), /regex/flags, or else a substring.
+- path arguments are files inside the server's output directory.
+- test_assert_* and test_verify_* wait up to timeout_ms; a failed check is passed: false \
+(recorded for test_get_report), not an error.
+- Images (screenshots) come as image content; a failure is a result with isError and \
+{error: {code, message}}."""
 
 
 #: The capabilities the server announces, as the SDK derives them from what it serves: tools and
@@ -59,14 +86,15 @@ _CAPABILITIES: dict[str, Any] = {"resources": {"subscribe": False, "listChanged"
 _MODERN_CAPABILITIES: dict[str, Any] = {**_CAPABILITIES, "extensions": {"io.modelcontextprotocol/tasks": {}}}
 
 
-@dataclass(frozen=True)
 class ServerFacts:
     """What the SDK puts in the replies answered early, known without importing it."""
 
-    name: str
-    version: str
-    instructions: str
-    listing: Callable[[], list[dict[str, Any]]]  # the tools/list entries, read when first asked
+    __slots__ = ("name", "version", "instructions", "listing")
+
+    def __init__(self, name: str, version: str, instructions: str,
+                 listing: Callable[[], list[dict[str, Any]]]) -> None:
+        self.name, self.version, self.instructions = name, version, instructions
+        self.listing = listing  # the tools/list entries, read when first asked
 
     def initialize_result(self, requested: str) -> dict[str, Any]:
         """The reply to ``initialize``: the SDK accepts a handshake revision it knows and
@@ -90,17 +118,17 @@ class ServerFacts:
                 "_meta": {_SERVER_INFO_KEY: {"name": self.name, "version": self.version}}}
 
 
-@dataclass
 class Handshake:
     """The conversation's opening, answered early. The client's first request decides the
     protocol era (the SDK's rule): ``initialize`` opens a session of the handshake era, a
     request in the 2026-07-28 envelope a stateless one. That first request, and in the
     handshake era the ``initialized`` notification, are what the SDK must be shown again."""
 
-    replay: list[str] = field(default_factory=list)
-    opening_id: int | str | None = None
-    opening_result: dict[str, Any] | None = None
-    modern: bool = False
+    def __init__(self) -> None:
+        self.replay: list[str] = []
+        self.opening_id: int | str | None = None
+        self.opening_result: dict[str, Any] | None = None
+        self.modern = False
 
     def reply_to(self, line: str, facts: ServerFacts) -> dict[str, Any] | None:
         """The early reply to one line ({} for a notification that needs none); None when
@@ -181,108 +209,34 @@ def _response(msg_id: int | str | None, result: dict[str, Any]) -> dict[str, Any
     return {"jsonrpc": "2.0", "id": msg_id, "result": result}
 
 
-class Wire:
-    """The protocol's end of stdout: one line per message, written off the event loop (a
-    screenshot reply is hundreds of KB, and the agent may be slow to read it). Writes the
-    SDK's stdio transport makes go through :meth:`write`; until :meth:`drop_reply` is
-    satisfied, the reply it names is held back instead."""
-
-    def __init__(self, out: IO[bytes]) -> None:
-        self._out = out
-        self._drop: tuple[int | str, dict[str, Any] | None] | None = None
-
-    def drop_reply(self, msg_id: int | str, expected: dict[str, Any] | None) -> None:
-        self._drop = (msg_id, expected)
-
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n")
-
-    async def write(self, text: str) -> None:
-        if self._drop is not None and self._is_dropped(text):
-            return
-        await trio.to_thread.run_sync(self._write_line, text.encode("utf-8"))
-
-    async def flush(self) -> None:
-        """Every write is flushed already."""
-
-    def _write_line(self, data: bytes) -> None:
-        self._out.write(data)
-        self._out.flush()
-
-    def _is_dropped(self, text: str) -> bool:
-        assert self._drop is not None
-        msg_id, expected = self._drop
-        message = _parse(text)
-        if message is None or message.get("id") != msg_id or "method" in message:
-            return False
-        self._drop = None
-        if message.get("result") != expected:
-            log.warning("the SDK answered the opening request differently from the early reply: %s", text.strip()[:500])
-        return True
+def encode(message: dict[str, Any]) -> bytes:
+    """One message as the wire carries it: compact JSON on one line, as the SDK writes it."""
+    return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
 
-class Inbox:
-    """stdin as lines, read by one task for the whole session: a read on a thread cannot be
-    called back, so no line may ever depend on a cancelled read. The SDK's stdio transport
-    iterates the replayed lines and then the rest of this inbox."""
-
-    def __init__(self, source: IO[bytes]) -> None:
-        self._source = source
-        self._send, self._receive = trio.open_memory_channel[str](_INBOX_LINES)
-        self._replay: list[str] = []
-
-    async def read_all(self) -> None:
-        async with self._send:
-            while line := await trio.to_thread.run_sync(self._source.readline, abandon_on_cancel=True):
-                await self._send.send(line.decode("utf-8", errors="replace"))
-
-    async def receive(self) -> str | None:
-        """The next line, None at the end of stdin."""
-        try:
-            return await self._receive.receive()
-        except trio.EndOfChannel:
-            return None
-
-    def replay_first(self, lines: list[str]) -> None:
-        self._replay = list(lines)
-
-    def __aiter__(self) -> Inbox:
-        return self
-
-    async def __anext__(self) -> str:
-        if self._replay:
-            return self._replay.pop(0)
-        line = await self.receive()
-        if line is None:
-            raise StopAsyncIteration
-        return line
-
-
-async def answer_handshake(inbox: Inbox, wire: Wire, facts: ServerFacts) -> bool:
-    """Answer what can be answered early; True when the SDK is needed, with the inbox set to
-    replay the handshake and the line that needs it, False at the end of stdin."""
-    handshake = Handshake()
-    while (line := await inbox.receive()) is not None:
-        reply = handshake.reply_to(line, facts)
+def answer_opening(inbound: IO[bytes], outbound: IO[bytes], handshake: Handshake, facts: ServerFacts) -> str | None:
+    """Answer what can be answered early, reading stdin on this thread while the imports run
+    on another; the first line the SDK must answer (the handshake's lines are in
+    ``handshake.replay``), or None at the end of stdin. Reads one line at a time from the
+    buffered reader the SDK's transport goes on reading, so no byte is read twice or lost."""
+    while line := inbound.readline():
+        text = line.decode("utf-8", errors="replace")
+        reply = handshake.reply_to(text, facts)
         if reply is None:
-            inbox.replay_first([*handshake.replay, line])
-            if handshake.opening_id is not None:
-                wire.drop_reply(handshake.opening_id, handshake.opening_result)
-            return True
+            return text
         if reply:
-            await wire.send(reply)
-    return False
+            outbound.write(encode(reply))
+            outbound.flush()
+    return None
 
 
-@dataclass
 class StdioWire:
     """The wire's file descriptors, moved off 0 and 1 for the session: children and stray
     prints then read end-of-file and write to stderr, never into the protocol stream. Where
     the descriptors cannot be moved, the process's own stdin and stdout serve as they are."""
 
-    inbound: IO[bytes]
-    outbound: IO[bytes]
-    _saved: tuple[int, int] | None
+    def __init__(self, inbound: IO[bytes], outbound: IO[bytes], saved: tuple[int, int] | None) -> None:
+        self.inbound, self.outbound, self._saved = inbound, outbound, saved
 
     @classmethod
     def claim(cls) -> StdioWire:
@@ -298,7 +252,9 @@ class StdioWire:
                 os.close(null)
             os.dup2(2, 1)
         except OSError:
-            log.debug("stdin and stdout stay where they are", exc_info=True)
+            import logging
+
+            logging.getLogger(__name__).debug("stdin and stdout stay where they are", exc_info=True)
         return cls(os.fdopen(wire_in, "rb"), os.fdopen(wire_out, "wb"), (wire_in, wire_out))
 
     def restore(self) -> None:

@@ -34,10 +34,13 @@ from tools import catalog as tool_catalog
 from tools.server_config import ServerConfig
 
 from . import __version__, mcp_files, mcp_guard
+from .mcp_early import INSTRUCTIONS
 from .mcp_http import client_of, lists_context_argument
 from .result_budget import dumps, reads_structured, text_for
 
 if TYPE_CHECKING:
+    import threading
+
     import mcp_types as types
     import trio
     from mcp.server.lowlevel import Server
@@ -48,35 +51,11 @@ if TYPE_CHECKING:
     from tools.registry import Outcome
     from tools.session import ProgressSink
 
-    from .mcp_early import ServerFacts
+    from .mcp_early import Handshake, ServerFacts, StdioWire
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
-# Sent once per session: what every tool shares, so no tool description has to repeat it.
-INSTRUCTIONS = """\
-Browser automation and accessibility testing over Chrome DevTools. Tools are named \
-namespace_verb_target; the browser starts headless on first use.
-- Tools act on the current tab (tab_select, page_new); element, js and wait tools on its \
-current frame (frame_select). storage_local_* and storage_session_* act on the current page's origin.
-- Elements: give selector (CSS; 'a >>> b' finds b in the shadow root or same-origin iframe of a) or \
-exactly one of role (with optional name: accessible name), text, label, placeholder, testid, alt, title, \
-xpath. page_inspect lists the page's controls with selectors. Element tools wait up to timeout_ms \
-for the element to be ready (visible, stable, enabled as the action needs).
-- References: accessibility_snapshot and page_inspect give controls a ref (e12), usable wherever a \
-selector is, until the element leaves the page or the tab navigates (then stale_reference: snapshot \
-again). Their max_chars bounds the result; a truncated one gives next_offset to pass as offset.
-- Deltas: both answer with a snapshot_id; since ("last" or an id) returns only what changed (unchanged: true, or added/removed/changed/moved nodes by ref, focus, and ancestors placing them), or a full one with document_changed after navigation. Tools that change the page take snapshot ("delta" or "full") and return it after the action. Screenshots take if_changed (true, or a fraction of pixels): {changed: false} and no image when nothing visible changed.
-- Downloads are saved under the output directory; element_click and page_navigate list them.
-- Units: times and timeout_ms in milliseconds, x/y and sizes in CSS pixels of the viewport, \
-bytes for data. A limit or max_* of 0 means no limit.
-- Keys: names such as Enter, Tab, ArrowDown, a, F5, combos joined with + (Control+Shift+K).
-- URL patterns: a glob over the whole URL (* wildcards), /regex/flags, or else a substring.
-- path arguments are files inside the server's output directory.
-- test_assert_* and test_verify_* wait up to timeout_ms; a failed check is passed: false \
-(recorded for test_get_report), not an error.
-- Images (screenshots) come as image content; a failure is a result with isError and \
-{error: {code, message}}."""
 
 # Added for a Streamable HTTP server, which serves many clients at once (tools.contexts).
 HTTP_INSTRUCTIONS = """
@@ -315,41 +294,55 @@ def server_facts(config: ServerConfig) -> ServerFacts:
     from .mcp_early import ServerFacts
 
     return ServerFacts("a11y", __version__, INSTRUCTIONS + mcp_guard.instructions(config.guard),
-                       lambda: [t.entry() for t in tool_catalog.listed(config.namespaces, config.tools)])
+                       lambda: listing_entries(config))
 
 
-async def _serve_stdio(config: ServerConfig) -> None:
-    """Serve on stdin and stdout, answering the handshake while the SDK imports
-    (:mod:`a11y.mcp_early`): the SDK takes over at the first message that needs it."""
+def listing_entries(config: ServerConfig) -> list[dict[str, Any]]:
+    """The tools/list entries this configuration exposes, read from ``tools/tool_list.json``."""
+    return [t.entry() for t in tool_catalog.listed(config.namespaces, config.tools)]
+
+
+def carry_on_stdio(config: ServerConfig, stdio: StdioWire, replay: list[str], handshake: Handshake,
+                   tools_ready: threading.Event) -> int:
+    """Hand the conversation :mod:`a11y.mcp_stdio` opened to the SDK, on this (the main)
+    thread, and serve until stdin ends; the exit status."""
     import trio
 
-    from .mcp_early import Inbox, StdioWire, Wire, answer_handshake
-
-    facts = server_facts(config)
-    stdio = StdioWire.claim()
     try:
-        inbox, wire = Inbox(stdio.inbound), Wire(stdio.outbound)
-        async with trio.open_nursery() as nursery:
-            sdk_imported, tools_loaded = trio.Event(), trio.Event()
-
-            async def load_in_background() -> None:
-                await trio.to_thread.run_sync(_import_sdk, abandon_on_cancel=True)
-                sdk_imported.set()
-                await trio.to_thread.run_sync(_load_tools, abandon_on_cancel=True)
-                tools_loaded.set()
-
-            nursery.start_soon(inbox.read_all)
-            nursery.start_soon(load_in_background)
-            if await answer_handshake(inbox, wire, facts):
-                await sdk_imported.wait()
-                from mcp.server.stdio import stdio_server
-
-                server = _quietly(build_server, config, tools_loaded)
-                async with stdio_server(stdin=inbox, stdout=wire) as (read, write):  # type: ignore[arg-type]
-                    await server.run(read, write, server.create_initialization_options())
-            nursery.cancel_scope.cancel()
+        trio.run(_serve_stdio, config, stdio, replay, handshake, tools_ready)
+    except KeyboardInterrupt:
+        pass
     finally:
-        stdio.restore()
+        _exiting()
+    return 0
+
+
+async def _serve_stdio(config: ServerConfig, stdio: StdioWire, replay: list[str], handshake: Handshake,
+                       tools_ready: threading.Event) -> None:
+    """The SDK's stdio transport reads the replayed opening, then the rest of stdin; its reply
+    to a replayed request answered early is dropped (:mod:`a11y.mcp_handover`)."""
+    import trio
+    from mcp.server.stdio import stdio_server
+
+    from .mcp_handover import Inbox, Wire
+
+    inbox, wire = Inbox(stdio.inbound), Wire(stdio.outbound)
+    inbox.replay_first(replay)
+    if handshake.opening_id is not None:
+        wire.drop_reply(handshake.opening_id, handshake.opening_result)
+    tools_loaded = trio.Event()
+
+    async def when_tools_loaded() -> None:  # the worker thread sets tools_ready on every path
+        await trio.to_thread.run_sync(tools_ready.wait, abandon_on_cancel=True)
+        tools_loaded.set()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(inbox.read_all)
+        nursery.start_soon(when_tools_loaded)
+        server = _quietly(build_server, config, tools_loaded)
+        async with stdio_server(stdin=inbox, stdout=wire) as (read, write):  # type: ignore[arg-type]
+            await server.run(read, write, server.create_initialization_options())
+        nursery.cancel_scope.cancel()
 
 
 def _quietly(build: Callable[..., _T], *args: Any) -> _T:
@@ -366,15 +359,16 @@ def _quietly(build: Callable[..., _T], *args: Any) -> _T:
         gc.enable()
 
 
-def _import_sdk() -> None:
-    """Import the SDK's stdio server only (:mod:`a11y.mcp_sdk`); runs on a worker thread
-    while the handshake is answered."""
+def import_sdk() -> None:
+    """Import the SDK's stdio server only (:mod:`a11y.mcp_sdk`), and Trio with the handover;
+    runs on the worker thread (:mod:`a11y.mcp_stdio`) while the handshake is answered."""
     from .mcp_sdk import import_stdio_server
 
     _quietly(import_stdio_server)
+    from . import mcp_handover  # noqa: F401  # imports Trio
 
 
-def _load_tools() -> None:
+def load_tools() -> None:
     """Declare the tools and import the session and registry, on a worker thread after the SDK
     import. A failure here is left for the first tool call to meet and report."""
     try:
@@ -389,30 +383,39 @@ def _import_tools() -> None:
     tool_catalog.load()  # imports the registry and every namespace
 
 
-def run(args: argparse.Namespace) -> int:
+def configure(args: argparse.Namespace) -> ServerConfig | int:
+    """The server's configuration from the command line, or the exit status after one line on
+    stderr saying what is wrong (an unknown profile, a bad guard-rail flag: no traceback)."""
     try:
-        exposed = _exposed(args)
-    except ValueError as exc:  # an unknown profile: one line, not a traceback
+        return config_from_args(args)
+    except ValueError as exc:
         sys.stderr.write(f"a11y mcp: {exc}\n")
         return 2
+
+
+def run(args: argparse.Namespace) -> int:
     if args.list_tools:
+        try:
+            exposed = _exposed(args)
+        except ValueError as exc:  # an unknown profile: one line, not a traceback
+            sys.stderr.write(f"a11y mcp: {exc}\n")
+            return 2
         data = tool_catalog.catalog(tool_catalog.listed(*exposed))
         sys.stdout.write(json.dumps(data, indent=2) + "\n")  # stdout-ok: --list-tools is not the MCP stream
         return 0
-    try:
-        config = config_from_args(args)
-    except ValueError as exc:  # a bad guard-rail flag (an origin pattern, the secrets file)
-        sys.stderr.write(f"a11y mcp: {exc}\n")
-        return 2
+    config = configure(args)
+    if isinstance(config, int):
+        return config
+    if not args.http:
+        from .mcp_stdio import Loader, serve
+
+        return serve(Loader(lambda: config), INSTRUCTIONS + mcp_guard.instructions(config.guard))
     import trio
 
     try:
-        if args.http:
-            from .mcp_http import serve_http
+        from .mcp_http import serve_http
 
-            trio.run(serve_http, _quietly(build_http_app, config, args.host), args.host, args.port)
-        else:
-            trio.run(_serve_stdio, config)
+        trio.run(serve_http, _quietly(build_http_app, config, args.host), args.host, args.port)
     except KeyboardInterrupt:
         pass
     finally:
