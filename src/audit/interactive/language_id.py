@@ -27,7 +27,6 @@ human language to declare.
 from __future__ import annotations
 
 import re
-import threading
 import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -37,27 +36,11 @@ import trio
 from cdpdriver.scripts import load_script
 
 from .. import langid_model
+from ..langid_model import LANGUAGES
 
 if TYPE_CHECKING:
     from .probe import Probe
 
-#: Languages the identifier chooses among (ISO 639-1, as the model labels them).
-LANGUAGES: dict[str, str] = {
-    "ar": "Arabic", "az": "Azerbaijani", "be": "Belarusian", "bg": "Bulgarian", "bn": "Bengali",
-    "bs": "Bosnian", "ca": "Catalan", "cs": "Czech", "cy": "Welsh", "da": "Danish", "de": "German",
-    "el": "Greek", "en": "English", "es": "Spanish", "et": "Estonian", "eu": "Basque", "fa": "Persian",
-    "fi": "Finnish", "fr": "French", "ga": "Irish", "gl": "Galician", "gu": "Gujarati", "he": "Hebrew",
-    "hi": "Hindi", "hr": "Croatian", "hu": "Hungarian", "hy": "Armenian", "id": "Indonesian",
-    "is": "Icelandic", "it": "Italian", "ja": "Japanese", "ka": "Georgian", "kk": "Kazakh",
-    "km": "Khmer", "kn": "Kannada", "ko": "Korean", "la": "Latin", "lt": "Lithuanian", "lv": "Latvian",
-    "mk": "Macedonian", "ml": "Malayalam", "mn": "Mongolian", "mr": "Marathi", "ms": "Malay",
-    "mt": "Maltese", "my": "Burmese", "ne": "Nepali", "nl": "Dutch", "no": "Norwegian",
-    "nn": "Norwegian", "pa": "Punjabi", "pl": "Polish", "pt": "Portuguese", "ro": "Romanian",
-    "ru": "Russian", "si": "Sinhala", "sk": "Slovak", "sl": "Slovenian", "sq": "Albanian",
-    "sr": "Serbian", "sv": "Swedish", "sw": "Swahili", "ta": "Tamil", "te": "Telugu", "th": "Thai",
-    "tl": "Tagalog", "tr": "Turkish", "uk": "Ukrainian", "ur": "Urdu", "uz": "Uzbek",
-    "vi": "Vietnamese", "zh": "Chinese",
-}
 #: Subtags that name the same written language as one of :data:`LANGUAGES` (deprecated codes,
 #: macrolanguage members, the model's own second label for Norwegian).
 SAME: dict[str, str] = {
@@ -93,10 +76,6 @@ _SCRIPTIO_CONTINUA = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040
 _WORD = re.compile(r"[^\W\d_]+")
 _SUBTAG = re.compile(r"[a-z]{2,3}")
 
-_lock = threading.Lock()
-_starting = threading.Lock()
-_model: Any = None
-_preloading: threading.Thread | None = None
 
 Verdict = Literal["failed", "cantTell", "passed"]
 
@@ -139,28 +118,14 @@ def lowercase_share(text: str) -> float:
 
 
 def _load() -> Any:
-    global _model
-    with _lock:
-        if _model is None:
-            import numpy
-
-            model = langid_model.identifier()  # read already, or being read, when a CLI started it
-            model.set_languages(sorted(LANGUAGES))
-            # The model ships half-precision weights, which numpy multiplies slowly.
-            model.nb_ptc = numpy.ascontiguousarray(model.nb_ptc, dtype=numpy.float32)
-            _model = model
-    return _model
+    """The model restricted to :data:`LANGUAGES`, read now or by the read in progress."""
+    return langid_model.identifier()
 
 
 def preload() -> None:
-    """Start loading the model on a daemon thread, if nothing has yet: a server can call this
+    """Start reading the model on a daemon thread, if nothing has yet: a server can call this
     at start-up so that its first audited page does not wait the second it takes."""
-    global _preloading
-    with _starting:  # never _lock, which the loading thread holds for the whole second
-        if _model is not None or _preloading is not None:
-            return
-        _preloading = threading.Thread(target=_load, name="a11y-langid-load", daemon=True)
-        _preloading.start()
+    langid_model.preload()
 
 
 #: How long a check waits for the model still loading (a process's first page) before it
@@ -174,12 +139,12 @@ async def loaded() -> bool:
     A process's first page meets a model still loading (the CLI's one page always does);
     not waiting would give such a page no language verdict on a busy machine and one on an
     idle one, so the same page would get different results from run to run."""
-    if _model is not None:
+    if langid_model.ready():
         return True
     preload()
     with trio.move_on_after(LOAD_WAIT):
         await trio.to_thread.run_sync(_load, abandon_on_cancel=True)
-    return _model is not None
+    return langid_model.ready()
 
 
 def rank(text: str) -> dict[str, float]:
