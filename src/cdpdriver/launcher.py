@@ -196,6 +196,19 @@ def chromium_command(executable: str, options: LaunchOptions, profile: Path) -> 
     return [executable, *_flags(options, profile)]
 
 
+def chromium_environment(workdir: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment for a browser whose files live in ``workdir``: this process's, with
+    TMPDIR inside ``workdir`` (made here), then ``extra``.
+
+    Chromium makes its single-instance socket in a directory of its own under TMPDIR and
+    removes it only on a clean exit; every browser here ends with a SIGKILL to its group, so
+    each launch would leave one ``org.chromium.Chromium.*`` directory in /tmp for good. Inside
+    the working directory it is removed with everything else the browser owns."""
+    tmp = workdir / "tmp"
+    tmp.mkdir(exist_ok=True)
+    return {**os.environ, "TMPDIR": str(tmp), **(extra or {})}
+
+
 def _flags(options: LaunchOptions, profile: Path) -> list[str]:
     flags = [*BASE_FLAGS, f"--user-data-dir={profile}"]
     if not options.spare_renderer:  # Chromium reads one --disable-features: extend it
@@ -226,7 +239,7 @@ async def start_chromium(options: LaunchOptions) -> BrowserProcess:
     workdir = workdirs.make_workdir()
     (workdir / "profile").mkdir()
     argv = chromium_command(executable, options, workdir / "profile")
-    env = {**os.environ, **options.env}
+    env = chromium_environment(workdir, options.env)
     stderr_file = open(workdir / "stderr.log", "wb")  # noqa: SIM115 - handed to the child
     parent_fds: list[int] = []
     kwargs: dict = {}

@@ -41,6 +41,10 @@ async def test_launch_and_close_leave_nothing_behind(pipe):
         assert (workdir / "owner").read_text().splitlines() == [  # what a later sweep reads
             "a11y-chromium-owner 1", f"{os.getpid()} {workdirs.start_time(os.getpid())}"]
         assert (await browser.session.send("Browser.getVersion"))["product"]
+        # Chromium's single-instance socket, which a killed browser never removes, is made
+        # under its TMPDIR: inside the working directory, not loose in /tmp.
+        socket = (workdir / "profile" / "SingletonSocket").readlink()
+        assert socket.is_relative_to(workdir / "tmp")
     assert not workdir.exists()
     assert not _alive(pid)
 

@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from cdpdriver.launcher import LaunchOptions, chromium_command, find_chromium
+from cdpdriver.launcher import LaunchOptions, chromium_command, chromium_environment, find_chromium
 from tests.support.reaper import reaper
 
 
@@ -29,7 +29,7 @@ class SharedChromium:
         self.stderr = open(self.workdir / "stderr.log", "wb")  # noqa: SIM115
         self.process = subprocess.Popen(
             argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.stderr,
-            start_new_session=True,
+            start_new_session=True, env=chromium_environment(self.workdir),
         )
         reaper().watch(self.process.pid)  # gone with this process, even without teardown
         port_file = profile / "DevToolsActivePort"
