@@ -44,7 +44,7 @@ from .failures import AuditFailed, failures_classified
 from .findings import best_practices_from, findings_from, rules_tested
 from .fingerprints import fingerprint_page
 from .interactive import DEFAULT_BUDGET as INTERACTION_BUDGET
-from .interactive import PreparedWorld, interact, merged, prepare_world
+from .interactive import PreparedWorld, interact, merged, prepare_world, start_ahead
 from .interactive import selected as selected_interactive
 from .llm.evidence import Evidence
 from .llm.integration import collect_page_evidence, review_audit, scored_results
@@ -223,6 +223,10 @@ async def _audit_in_tab(
     judgment = request.llm.enabled and request.llm.judgment
     options = axe_run_options(request.version, request.level, request.best_practices, judgment)
     page = tab.page
+    checks = (
+        selected_interactive(request.version, request.level) if request.checks.interaction else []
+    )
+    start_ahead(checks)
     with clock.phase("navigate"):
         doc = await _load(page, url, limits, tab.guard)
     if progress is not None and normalize_url(doc.url) == normalize_url(url):
@@ -235,9 +239,6 @@ async def _audit_in_tab(
         frame_timeout=limits.frame_timeout,
         run_timeout=limits.audit_timeout,
         clock=clock,
-    )
-    checks = (
-        selected_interactive(request.version, request.level) if request.checks.interaction else []
     )
     world = _WorldAhead()
     async with trio.open_nursery() as waiting:  # axe loads while the page settles

@@ -47,3 +47,22 @@ def test_one_read_serves_the_language_checks():
 
     assert language_id._load() is identifier
     assert set(identifier.nb_classes) == set(language_id.LANGUAGES)
+
+
+def test_only_the_checks_that_need_the_model_start_its_read():
+    """Importing the engine and every check reads nothing (a service whose workers audit never
+    pays the read); selecting the language checks for a page starts it, other checks do not."""
+    done = _fresh(
+        "import threading\n"
+        "import audit.engine\n"
+        "from audit import interactive, langid_model\n"
+        "def reading():\n"
+        "    return any(t.name == 'a11y-langid-read' for t in threading.enumerate())\n"
+        "assert not reading() and not langid_model.ready()\n"
+        "others = [c for c in interactive.INTERACTIVE if 'language' not in c.rule_id]\n"
+        "interactive.start_ahead(others)\n"
+        "assert not reading() and not langid_model.ready()\n"
+        "interactive.start_ahead(interactive.selected('2.2', 'AA'))\n"
+        "assert reading() or langid_model.ready()\n"
+    )
+    assert done.returncode == 0, done.stderr

@@ -93,6 +93,7 @@ __all__ = [
     "merged",
     "prepare_world",
     "selected",
+    "start_ahead",
 ]
 
 
@@ -100,6 +101,13 @@ def selected(version: str, level: str) -> list[InteractiveCheck]:
     """The checks whose level tag ``version`` and ``level`` select, as axe selects rules."""
     wanted = set(tags_for(version, level))
     return [check for check in INTERACTIVE if wanted & set(check.tags)]
+
+
+def start_ahead(checks: list[InteractiveCheck]) -> None:
+    """Start what ``checks`` need before their page loads (:attr:`~.spec.InteractiveCheck.ahead`)."""
+    for check in checks:
+        if check.ahead is not None:
+            check.ahead()
 
 
 def interactive_impacts() -> dict[str, str]:

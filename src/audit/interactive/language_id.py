@@ -123,8 +123,10 @@ def _load() -> Any:
 
 
 def preload() -> None:
-    """Start reading the model on a daemon thread, if nothing has yet: a server can call this
-    at start-up so that its first audited page does not wait the second it takes."""
+    """Start reading the model on a daemon thread, if nothing has yet: the language checks'
+    :attr:`~.spec.InteractiveCheck.ahead`, so the read overlaps the loading of the first page
+    they are selected for. A process that never runs them (a service whose workers audit, a
+    token command) never pays the second of CPU the read takes."""
     langid_model.preload()
 
 
@@ -281,7 +283,3 @@ async def collect(probe: Probe) -> dict[str, Any]:
         _collected[probe] = found
     return found
 
-
-# Loaded on a background thread from the moment the checks are imported (the engine imports
-# them when it starts), so that it is ready before the first page's interaction phase.
-preload()

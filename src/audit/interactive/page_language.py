@@ -40,6 +40,7 @@ from .language_id import (
     judge,
     loaded,
     name,
+    preload,
     rank_all,
     read,
     scope_text,
@@ -102,4 +103,5 @@ CHECK = InteractiveCheck(
     description="Ensures the language the html element declares is the language of the page's text",
     help="The page's lang must name the language its text is written in",
     run=run,
+    ahead=preload,
 )

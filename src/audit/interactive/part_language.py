@@ -41,6 +41,7 @@ from .language_id import (
     loaded,
     lowercase_share,
     name,
+    preload,
     rank_all,
     read,
     scope_text,
@@ -165,4 +166,5 @@ CHECK = InteractiveCheck(
     "language declare it",
     help="Parts in another language must declare it with lang, and lang must name the text's language",
     run=run,
+    ahead=preload,
 )

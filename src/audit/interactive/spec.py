@@ -97,6 +97,10 @@ class InteractiveCheck:
     #: such checks last, the widest first, and goes from one window straight to the next,
     #: putting the page's own size back once after the last (:mod:`.phase`).
     screen: tuple[int, int] | None = None
+    #: Work the check starts before its page loads, so that it is done by the time the
+    #: check runs (reading a model on a thread), or None. Started for each page the check
+    #: is selected for; it must return at once and do nothing when already started.
+    ahead: Callable[[], None] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not self.rule_id.startswith(PREFIX):
