@@ -206,6 +206,7 @@
       display: cs.display,
       padding: cs.padding,
       textDecoration: cs.textDecorationLine,
+      whiteSpace: cs.whiteSpace,
       parentColor: parent ? getComputedStyle(parent).color : '',
     };
   }

@@ -10,10 +10,10 @@ input type and the names (not values) of its ARIA attributes. A class that is an
 of the component plus ``-``/``_`` and a suffix (``btn--primary`` beside ``btn``,
 ``highlight-python3`` around ``highlight``) names a variant, not another component, and
 stands as its base (:func:`modifier_base`). For the rules that judge how
-a thing looks (contrast, target size, links told apart by colour) the fix is one style
-rather than one template position, so the signature there is the element's own tag,
-classes and role and the computed style values the fix changes (a text colour, not the
-background it happens to sit on).
+a thing looks or is laid out (contrast, target size, links told apart by colour, a box that
+does not reflow at 320 px) the fix is one style rather than one template position, so the
+signature there is the element's own tag, classes and role and the computed style values the
+fix changes (a text colour, not the background it happens to sit on).
 
 A needs-review item of such a rule is a question, not a style: the rule could not decide
 (a background hidden by another element, text too short to judge), and one look at the
@@ -37,7 +37,7 @@ from typing import Any
 
 from ..generated_names import looks_generated
 
-ALGORITHM = "a11y-problem/3"
+ALGORITHM = "a11y-problem/4"
 PROBLEM_ID_LENGTH = 16
 #: Nearest ancestors kept in a structural signature (after repeats are folded)...
 PATH_DEPTH = 6
@@ -49,6 +49,9 @@ Signature = dict[str, Any]
 _CONTRAST = ("color",)
 _SIZE = ("display", "padding")
 _LINK_LOOK = ("color", "parentColor", "textDecoration")
+#: What lets a box that sticks out at 320 px wrap or not: its display and white-space (its
+#: width comes from its content or its page, so it is no part of the style).
+_REFLOW = ("display", "whiteSpace")
 #: Visual rules: the style values their verdict reads, the property a fix changes, and
 #: whether the landmark belongs to the component (a target size is set per region of a
 #: page; a text colour is one style wherever it is used).
@@ -60,6 +63,7 @@ VISUAL_RULES: dict[str, tuple[tuple[str, ...], str, bool]] = {
     "a11y-inline-text-color": (_LINK_LOOK, "colour", False),
     "target-size": (_SIZE, "size and spacing", True),
     "a11y-tiny-text": (("fontSize",), "font size", False),
+    "a11y-reflow": (_REFLOW, "wrapping and width", True),
 }
 
 # A class naming a state rather than a component: it comes and goes on the same element.

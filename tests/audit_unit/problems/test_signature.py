@@ -284,3 +284,37 @@ def test_look_alikes_of_a_modifier_stay_apart():
     # The look-alike menus of the header: neither class extends the other.
     tabs = churned(path=[{"tag": "li", "classes": ["item"]}, {"tag": "ul", "classes": ["tabs"]}])
     assert pid("link-name", tabs) != pid("link-name", NAV_LINK)
+
+
+def _signature_line(entry_kind: str, white_space: str = "nowrap") -> dict:
+    """A Sphinx-like API signature line (``dt.sig``) inside one kind of entry (``dl.class``,
+    ``dl.function``...), in the page's main landmark."""
+    return {
+        "tag": "dt", "classes": ["sig", "sig-object", "py"], "role": "", "computedRole": "term",
+        "type": "", "aria": [],
+        "path": [
+            {"tag": "dl", "classes": [entry_kind, "py"], "role": ""},
+            {"tag": "section", "classes": [], "role": ""},
+            {"tag": "div", "classes": ["body"], "role": "main"},
+        ],
+        "landmarks": [["main", ""]],
+        "style": {"display": "block", "whiteSpace": white_space, "color": "rgb(0, 0, 0)"},
+    }
+
+
+def test_a_box_that_does_not_reflow_is_one_style_wherever_it_sits():
+    """Reflow findings of one kind of box with one wrapping style are one problem, whatever
+    entry or template holds them; another white-space, another element or another landmark
+    is another fix. Other structural rules keep the template position apart."""
+    kinds = [_signature_line(kind) for kind in ("class", "function", "method", "exception")]
+    assert len({pid("a11y-reflow", line) for line in kinds}) == 1
+    assert len({pid("a11y-focus-order", line) for line in kinds}) == len(kinds)
+    wraps = _signature_line("class", white_space="normal")
+    assert pid("a11y-reflow", wraps) != pid("a11y-reflow", kinds[0])
+    in_sidebar = {**kinds[0], "landmarks": [["complementary", ""]]}
+    assert pid("a11y-reflow", in_sidebar) != pid("a11y-reflow", kinds[0])
+    a_table = {**kinds[0], "tag": "table", "classes": ["indextable"]}
+    assert pid("a11y-reflow", a_table) != pid("a11y-reflow", kinds[0])
+    assert readable_component("a11y-reflow", component_signature("a11y-reflow", kinds[0])) == (
+        "main content › dt.py.sig: display block, whiteSpace nowrap"
+    )
