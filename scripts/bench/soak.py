@@ -130,12 +130,27 @@ async def soak(ws_url: str, site_url: str, audits: int, tool_calls: int, output_
                 nursery.start_soon(call_some, call_count, call_start)
 
         await both(first_audits, 0, first_calls, 0)
-        await trio.sleep(1)  # spares and closings settle
-        before = measure()
+        before = await settled(measure)
         await both(audits - first_audits, first_audits, tool_calls - first_calls, first_calls)
-        await trio.sleep(1)
-        after = measure()
+        after = await settled(measure)
     return before, after
+
+
+async def settled(measure: callable, *, interval: float = 0.25, limit: float = 30.0) -> Snapshot:
+    """A snapshot once the browser has finished closing what the work left (a disposed
+    context's renderer exits a moment after the reply): the first of two reads ``interval``
+    apart with the same renderers and page targets, or the last read after ``limit`` s."""
+    import trio
+
+    last = measure()
+    with trio.move_on_after(limit):
+        while True:
+            await trio.sleep(interval)
+            now = measure()
+            if (now.renderers, now.page_targets) == (last.renderers, last.page_targets):
+                return now
+            last = now
+    return last
 
 
 def soak_site_routes() -> dict[str, str]:
