@@ -25,8 +25,11 @@ import math
 import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageDraw
+if TYPE_CHECKING:  # Pillow is imported where an image is cut: most audits never cut one, and
+    # its import is a tenth of a second that every process starting the engine would pay
+    from PIL import Image
 
 #: The tallest (or widest) capture, in device pixels.
 MAX_CAPTURE_SIDE = 16384
@@ -159,6 +162,8 @@ class Encoding:
 def cut_region(png: bytes, region: Rect, scale: float, cuts: Sequence[Cut], encoding: Encoding) -> list[Encoded]:
     """Each cut of ``cuts`` from the capture ``png`` of ``region`` (taken at ``scale`` device
     pixels per CSS pixel), in order. CPU work: call it in a thread."""
+    from PIL import Image
+
     with Image.open(io.BytesIO(png)) as opened:
         image = opened.convert("RGB")
     return [_cut(image, region, scale, cut, encoding) for cut in cuts]
@@ -177,6 +182,8 @@ def _cut(image: Image.Image, region: Rect, scale: float, cut: Cut, encoding: Enc
         ratio = min(1.0, cut.thumbnail_width / size[0])
         small = (max(1, round(size[0] * ratio)), max(1, round(size[1] * ratio)))
         if small != size:
+            from PIL import Image
+
             piece = piece.resize(small, Image.Resampling.LANCZOS)
         return _encode(piece, "JPEG", quality=encoding.thumbnail_quality)
     if cut.box is not None:
@@ -188,6 +195,8 @@ def _cut(image: Image.Image, region: Rect, scale: float, cut: Cut, encoding: Enc
 
 
 def _outline(piece: Image.Image, box: Mapping[str, float], clip: Rect, scale: float) -> None:
+    from PIL import ImageDraw
+
     draw = ImageDraw.Draw(piece)
     for grow, width, colour in OUTLINE:
         left = _device(box["x"] - grow - clip.x, scale)

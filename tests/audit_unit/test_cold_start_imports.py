@@ -45,7 +45,6 @@ def test_one_read_serves_the_language_checks():
     assert langid_model.identifier() is identifier
     from audit.interactive import language_id
 
-    assert language_id._load() is identifier
     assert set(identifier.nb_classes) == set(language_id.LANGUAGES)
 
 

@@ -3,10 +3,11 @@
 
 Identification is py3langid's naive Bayes model over byte n-grams (shipped inside the
 package, about 4.5 MB), restricted to :data:`LANGUAGES`, the languages common on the web that
-the model knows well. It is loaded once per process, on a background thread started when this
-module is imported (about 1 s of CPU and 100 MB), so that it is ready before the first page's
-interaction phase (``a11y audit`` starts reading the file earlier still, at process start:
-:mod:`audit.langid_model`); a check that finds it still loading waits for it (:func:`loaded`). Restricting it matters: with
+the model knows well. It is read once per process (:mod:`audit.langid_model`: about 1 s of CPU
+and 100 MB), on a background thread that the language checks start as their page begins to
+load (their ``ahead``), so a process that never runs them never pays for it (``a11y audit``
+starts the read earlier still, at process start); a check that finds it still loading waits
+for it (:func:`loaded`). Restricting it matters: with
 all its 140 labels the model spreads short English over English and Nigerian Pidgin, and short
 Dutch over Dutch and Afrikaans, and so is never sure of either. A declared language outside
 that set is not judged at all (Luxembourgish, Afrikaans, a made-up subtag).
@@ -117,19 +118,6 @@ def lowercase_share(text: str) -> float:
     return sum(w[0].islower() for w in cased) / len(cased)
 
 
-def _load() -> Any:
-    """The model restricted to :data:`LANGUAGES`, read now or by the read in progress."""
-    return langid_model.identifier()
-
-
-def preload() -> None:
-    """Start reading the model on a daemon thread, if nothing has yet: the language checks'
-    :attr:`~.spec.InteractiveCheck.ahead`, so the read overlaps the loading of the first page
-    they are selected for. A process that never runs them (a service whose workers audit, a
-    token command) never pays the second of CPU the read takes."""
-    langid_model.preload()
-
-
 #: How long a check waits for the model still loading (a process's first page) before it
 #: gives that page no verdict: the load is about a second of CPU, several on a busy machine.
 LOAD_WAIT = 15.0
@@ -143,9 +131,9 @@ async def loaded() -> bool:
     idle one, so the same page would get different results from run to run."""
     if langid_model.ready():
         return True
-    preload()
+    langid_model.preload()
     with trio.move_on_after(LOAD_WAIT):
-        await trio.to_thread.run_sync(_load, abandon_on_cancel=True)
+        await trio.to_thread.run_sync(langid_model.identifier, abandon_on_cancel=True)
     return langid_model.ready()
 
 
@@ -153,7 +141,7 @@ def rank(text: str) -> dict[str, float]:
     """Probability per language of :data:`LANGUAGES` (Norwegian's two labels summed); blocks
     while the model loads, so call it from a worker thread."""
     merged: dict[str, float] = {}
-    for code, p in _load().rank(text):
+    for code, p in langid_model.identifier().rank(text):
         key = SAME.get(code, code)
         merged[key] = merged.get(key, 0.0) + float(p)
     return merged

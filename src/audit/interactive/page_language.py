@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+from .. import langid_model
 from .language_id import (
     FAIL_LETTERS,
     canonical,
@@ -40,7 +41,6 @@ from .language_id import (
     judge,
     loaded,
     name,
-    preload,
     rank_all,
     read,
     scope_text,
@@ -103,5 +103,5 @@ CHECK = InteractiveCheck(
     description="Ensures the language the html element declares is the language of the page's text",
     help="The page's lang must name the language its text is written in",
     run=run,
-    ahead=preload,
+    ahead=langid_model.preload,
 )

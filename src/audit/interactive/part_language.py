@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+from .. import langid_model
 from .language_id import (
     PASSAGE_CHARS,
     Reading,
@@ -41,7 +42,6 @@ from .language_id import (
     loaded,
     lowercase_share,
     name,
-    preload,
     rank_all,
     read,
     scope_text,
@@ -166,5 +166,5 @@ CHECK = InteractiveCheck(
     "language declare it",
     help="Parts in another language must declare it with lang, and lang must name the text's language",
     run=run,
-    ahead=preload,
+    ahead=langid_model.preload,
 )
