@@ -137,9 +137,12 @@ async def soak(ws_url: str, site_url: str, audits: int, tool_calls: int, output_
 
 
 async def settled(measure: callable, *, interval: float = 0.25, limit: float = 30.0) -> Snapshot:
-    """A snapshot once the browser has finished closing what the work left (a disposed
-    context's renderer exits a moment after the reply): the first of two reads ``interval``
-    apart with the same renderers and page targets, or the last read after ``limit`` s."""
+    """A snapshot once the browser has finished closing what the work left: a disposed
+    context's renderer exits a while after the reply, later on a busy machine. Settled is
+    no more renderers than page targets (every soak page is one process of its own, with no
+    frames or workers) and the same counts of renderers, targets and this process's open
+    descriptors (a connection closing) in two reads ``interval`` apart; after ``limit``
+    s, the last read, for the caller's assertions to judge."""
     import trio
 
     last = measure()
@@ -147,7 +150,8 @@ async def settled(measure: callable, *, interval: float = 0.25, limit: float = 3
         while True:
             await trio.sleep(interval)
             now = measure()
-            if (now.renderers, now.page_targets) == (last.renderers, last.page_targets):
+            steady = (now.renderers, now.page_targets, now.fds) == (last.renderers, last.page_targets, last.fds)
+            if steady and now.renderers <= now.page_targets:
                 return now
             last = now
     return last
