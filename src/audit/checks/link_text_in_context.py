@@ -7,7 +7,9 @@ the link), sufficient techniques H77-H81 and G53 (the context that counts). No A
 
 axe-core checks only that a link has a name. A name such as "click here", "read more", "more",
 "here", "this" or "learn more" (and their common French, German, Spanish, Italian, Dutch,
-Nordic, Portuguese and Polish forms) tells nothing by itself, so its context must: the
+Nordic, Portuguese and Polish forms) tells nothing by itself, so its context must (a name
+written as code, such as the function ``info()`` or the option ``--details``, is an identifier
+and not such a phrase): the
 link's sentence or paragraph (the inline content around it in its block), its list, its table
 cell with its row and header cells, the heading before it in its section (H80) or the
 section's own name, its ``aria-describedby`` description or a ``title`` that says more (for a

@@ -36,6 +36,11 @@
     'zip', 'xml', 'json',
   ]);
   const DEICTIC = /^(?:this|that|these|those) [\p{L}\p{N}]+$/u;
+  // A name written as code names an identifier, not a generic phrase: a call ("info()", the
+  // function info), an option ("--details"), or text set wholly in code, kbd, samp or var
+  // ("link" in <code>, the function or the command).
+  const CALL_OR_OPTION = /^-{1,2}\p{L}|\p{L}\s*\(\s*\)$/u;
+  const CODE = 'code, kbd, samp, var, tt';
   const WORD = /[\p{L}\p{N}]{2,}/u;
   const SECTION = 'article, section, aside, nav, main, header, footer, form, dialog, [role="region"], ' +
     '[role="article"], [role="main"], [role="navigation"], [role="complementary"], [role="contentinfo"], ' +
@@ -66,9 +71,23 @@
     if (FORMATS.has(key)) return 'format';
     return DEICTIC.test(key) ? 'deictic' : null;
   };
+  const setInCode = (node) => {
+    if (node.hasAttribute('aria-label') || node.hasAttribute('aria-labelledby')) return false;
+    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    let any = false;
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      if (!t.data.trim()) continue;
+      const code = t.parentElement.closest(CODE);
+      if (!code || !node.contains(code)) return false;
+      any = true;
+    }
+    return any;
+  };
   const matches = function (node, virtualNode) {
     if (long(node) || !LINKS.includes(aria.getRole(virtualNode))) return false;
-    return kindOf(nameOf(virtualNode)) !== null && dom.isVisibleToScreenReaders(virtualNode);
+    const name = nameOf(virtualNode);
+    if (kindOf(name) === null || CALL_OR_OPTION.test(name.trim()) || setInCode(node)) return false;
+    return dom.isVisibleToScreenReaders(virtualNode);
   };
 
   const flows = (el) => {
