@@ -27,9 +27,17 @@ off-screen slide, a 1 px "visually hidden" box, ``aria-hidden`` text) is not jud
 Evidence: the first failed or undecided boxes are shot at 640 x 512 (:meth:`Probe.state_shot
 <audit.interactive.probe.Probe.state_shot>`), when the run takes screenshots.
 
-Cost: one relayout to 640 x 512 and back (or on to a11y-reflow's 320 x 256, which then puts the
-page's own size back), and one page-side call (a few milliseconds; the
-read stops after :data:`LIMITS` ``ms``).
+Before any relayout, the page's styles are read (``js/clip_possible.js``): when no author
+rule at any level (media queries included), inline style, open shadow root's sheet or element
+that clips by default (``marquee``, an ``object``'s fallback) hides overflow, and every style
+sheet could be read, nothing can be cut at any size and the check is inapplicable without
+laying the page out again. Its one limit: a script that sets ``overflow: hidden`` only when
+the window narrows, from no rule of the page.
+
+Cost: that read (under a millisecond on most pages), then, where something may clip, one
+relayout to 640 x 512 and back (or on to a11y-reflow's 320 x 256, which then puts the page's
+own size back), and one page-side call (a few milliseconds; the read stops after
+:data:`LIMITS` ``ms``).
 """
 
 from __future__ import annotations
@@ -57,6 +65,8 @@ def _cut(item: dict[str, Any]) -> str:
 
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
+    if not await probe.call(load_script(__package__, "clip_possible")):
+        return  # nothing can hide overflow at any size: inapplicable, and no relayout
     async with probe.screen(WIDTH, HEIGHT):
         await probe.frames()
         found = await probe.call(load_script(__package__, "text_layout"), "clipped", LIMITS)
