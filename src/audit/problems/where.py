@@ -45,11 +45,14 @@ def fix_location(
     items, the cause is one thing to look at: ``one cause to check by hand, …``)"""
     if component.startswith(UNDECIDED):  # a visual rule's undecided items: one question
         return f"one cause to check by hand, {_scope(pages, total_pages, instances)}"
+    landmarks, chain = split_component(component)
     visual = VISUAL_RULES.get(rule_id)
     if visual is not None:
         where = "one page" if pages == 1 else f"{pages} pages"
-        return f"one style: {element_compound(element, html) or element or 'the element'} {visual[1]} ({where})"
-    landmarks, chain = split_component(component)
+        # Rules whose fix may differ by region (a link's spacing in the navigation and in the
+        # text) keep the landmarks in the signature: say them, or two problems read the same.
+        inside = f", in {landmarks}" if landmarks else ""
+        return f"one style: {element_compound(element, html) or element or 'the element'} {visual[1]}{inside} ({where})"
     nearest = "".join(re.split(r"( > | )", chain)[-3:]) if chain else element
     scope = _scope(pages, total_pages, instances)
     if landmarks:

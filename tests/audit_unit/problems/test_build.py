@@ -224,6 +224,15 @@ def test_fix_location_words():
         )
         == "one style: a.x size and spacing (one page)"
     )
+    # The same style in two regions is two problems (target size keeps the landmarks): the
+    # words tell them apart.
+    in_nav, in_main = (
+        fix_location("target-size", f"{where} \u203a a.x: display inline", "a", '<a class="x">',
+                     pages=3, total_pages=4, instances=9)
+        for where in ("navigation", "main content \u203a sidebar")
+    )
+    assert in_nav == "one style: a.x size and spacing, in navigation (3 pages)"
+    assert in_main == "one style: a.x size and spacing, in main content \u203a sidebar (3 pages)"
 
 
 def test_issue_shapes_and_csv():
