@@ -143,7 +143,7 @@ async def collect_garbage(ws_url: str) -> None:
     measure, so that memory counts what is kept, not what a collector has yet to free: a
     renderer's heap before and after its next collection differs by megabytes (a CI run
     read 11 % growth that was that), and a leak survives a collection."""
-    from cdpdriver import connect
+    from cdpdriver import CDPError, connect
     from cdpdriver.protocol import target as target_domain
     from cdpdriver.session import Session
 
@@ -151,11 +151,15 @@ async def collect_garbage(ws_url: str) -> None:
         for info in await browser.targets():
             if info.type != "page":
                 continue
-            session_id = await browser.session.execute(target_domain.attach_to_target(info.target_id, flatten=True))
-            page = Session(browser.connection, session_id)
-            await page.send("HeapProfiler.collectGarbage", timeout=10)
-            await page.send("Memory.simulatePressureNotification", {"level": "critical"}, timeout=10)
-            await browser.session.execute(target_domain.detach_from_target(session_id=session_id))
+            try:  # a page of a context being disposed may be gone by now: nothing to collect
+                session_id = await browser.session.execute(
+                    target_domain.attach_to_target(info.target_id, flatten=True), timeout=10)
+                page = Session(browser.connection, session_id)
+                await page.send("HeapProfiler.collectGarbage", timeout=10)
+                await page.send("Memory.simulatePressureNotification", {"level": "critical"}, timeout=10)
+                await browser.session.execute(target_domain.detach_from_target(session_id=session_id), timeout=10)
+            except CDPError:
+                continue
 
 
 async def settled(measure: callable, *, interval: float = 0.25, limit: float = 30.0) -> Snapshot:
