@@ -28,6 +28,11 @@ async def test_pause_times_out_without_error(mcp, site):
     assert data["resumed_by"] == "timeout" and data["timed_out"] is True
     assert data["waited_ms"] >= 300
     assert await mcp.js("document.getElementById('a11y-human-pause')") is None
+    # Nor does it come back: its keeper re-attached a removed overlay every 500 ms. A page
+    # timer due later than two of its ticks fires after them (one thread, timers in due order).
+    assert await mcp.js(
+        "new Promise((r) => setTimeout(() => r(document.getElementById('a11y-human-pause')), 1100))"
+    ) is None
 
 
 async def test_pause_ends_when_done_is_clicked(mcp, site):

@@ -1,7 +1,10 @@
 // Function expression (message, element id): shows the pause overlay; returns a promise of "button" or "key", whichever handed control back.
 // Runs in an isolated world, inside an open shadow root, and re-attaches itself if the page
-// re-renders <body>.
+// re-renders <body>, until it is ended: by the person, or by human_overlay_end.js (a timeout),
+// which calls the end this registers in the world (an overlay only removed would come back).
 (message, id) => new Promise((resolve) => {
+  const key = id + ':end';
+  if (typeof globalThis[key] === 'function') globalThis[key]('replaced');
   const old = document.getElementById(id);
   if (old) old.remove();
   const host = document.createElement('div');
@@ -32,11 +35,13 @@
     if (e.key === 'Enter' && e.ctrlKey && e.shiftKey) { e.preventDefault(); e.stopPropagation(); finish('key'); }
   };
   const finish = (how) => {
+    if (globalThis[key] === finish) delete globalThis[key];
     clearInterval(keeper);
     window.removeEventListener('keydown', onKey, true);
     host.remove();
     resolve(how);
   };
+  globalThis[key] = finish;
   done.addEventListener('click', () => finish('button'));
   window.addEventListener('keydown', onKey, true);
 })

@@ -8,7 +8,6 @@ new page and the wait goes on with the time that is left.
 
 from __future__ import annotations
 
-import json
 import time
 from typing import TYPE_CHECKING, Literal
 
@@ -67,15 +66,19 @@ async def _show_and_wait(tab: Tab, message: str) -> str:
 
 
 async def _remove_overlay(tab: Tab) -> None:
+    """End the overlay after a timeout: its keeper too, which would put a merely removed
+    overlay back within half a second and keep it there."""
     import trio
 
     from cdpdriver import CDPError
+    from cdpdriver.scripts import call_expression, load_script
 
     with trio.move_on_after(2):
         try:
             context = await tab.page.isolated_world(name="a11y-human")
             await tab.session.send("Runtime.evaluate", {
-                "expression": f"document.getElementById({json.dumps(OVERLAY_ID)})?.remove()", "contextId": context,
+                "expression": call_expression(load_script("tools", "human_overlay_end"), OVERLAY_ID),
+                "contextId": context,
             }, timeout=2)
         except CDPError:
             pass
