@@ -173,11 +173,12 @@ class Coordinator:
                 page.url, ROBOTS_SKIP,
                 f"{rules.why} disallows this page for the a11y user agent; not audited.",
             )
-            kept = await in_thread(
-                self._store.record_page, run.id, page.url_key, record.status, record.data
+            kept = await in_thread(  # its event with it, as a worker's (Worker._record)
+                self._store.record_page, run.id, page.url_key, record.status, record.data,
+                event=(PAGE_DONE, page_done(record.data, [], None)),
             )
-            if kept:
-                await emit(self._store, self._events, run.id, PAGE_DONE, page_done(record.data, [], None))
+            if kept and self._events is not None:
+                self._events.notify()
         return allowed
 
     async def _scan(self, run: Run, request: JobRequest) -> Scan:

@@ -277,11 +277,15 @@ class Worker:
         that lost its lease (frozen, or too slow to renew it) finishes late, after the worker
         that took the page over recorded it, and the first result stays."""
         run_id = task.run_id
+        # The page's event goes in with its result: written after it, the event could find the
+        # run finished by the coordinator in between (this was the last page) and be dropped.
+        event = ((PAGE_FAILED, page_failed(record.data)) if record.status == "failed"
+                 else (PAGE_DONE, page_done(record.data, record.items, duration_ms)))
         try:
             kept = await in_thread(
                 self._store.record_page, run_id, task.url_key, record.status, record.data, record.items,
                 duration_ms=duration_ms, timings=record.timings, final_url=record.final_url,
-                links=record.links, if_pending=True,
+                links=record.links, if_pending=True, event=event,
             )
         except NotFound:
             return  # the run was deleted
@@ -289,11 +293,8 @@ class Worker:
             log.info("page %s of run %s: dropped; the page already has a result, or the run "
                      "has finished", task.url, run_id)
             return
-        if record.status == "failed":
-            await emit(self._store, self._events, run_id, PAGE_FAILED, page_failed(record.data))
-        else:
-            done = page_done(record.data, record.items, duration_ms)
-            await emit(self._store, self._events, run_id, PAGE_DONE, done)
+        if self._events is not None:
+            self._events.notify()
         if self._changed is not None:
             self._changed.notify()
 

@@ -352,6 +352,7 @@ class Store:
         final_url: str | None = None,
         links: Sequence[str] | None = None,
         if_pending: bool = False,
+        event: tuple[str, Mapping[str, Any]] | None = None,
     ) -> bool:
         """Set a page's result (``page_data``: the PageResult as the result shows it; its
         ``score`` and ``error`` are also kept in columns) and replace its findings, in one
@@ -363,7 +364,8 @@ class Store:
         result: the first result recorded is then final. Workers record so, because a worker
         that was frozen past its lease finishes the page late, after the worker that took it
         over has recorded it (and the crawl may have gone on from that result); its late
-        result must not replace the one already kept."""
+        result must not replace the one already kept. ``event`` (type, data) is the page's
+        progress event, added in the same transaction: no run finishes in between to drop it."""
         _check(status, PAGE_DONE, "recorded page status")
         for record in findings_of_page:
             _check(record.kind, FINDING_KINDS, "finding kind")
@@ -395,6 +397,8 @@ class Store:
             if not self._bump_counters(conn, run_id, {k: after[k] - before[k] for k in COUNTERS}):
                 conn.rollback()
                 return False
+            if event is not None:
+                _insert_event(conn, run_id, *event)
             return True
 
     def get_page(self, run_id: str, url_key: str) -> Page:
@@ -460,10 +464,7 @@ class Store:
         with write_transaction(self._engine) as conn:
             if self._run_status(conn, run_id, lock=True) in RUN_FINISHED and unless_finished:
                 return None
-            statement = insert(events).values(
-                run_id=run_id, type=event_type, data=dict(data), created_at=utc_now()
-            )
-            return conn.execute(statement.returning(events.c.id)).scalar_one()
+            return _insert_event(conn, run_id, event_type, data)
 
     def events_after(self, run_id: str, last_id: int = 0, *, limit: int = 100) -> list[Event]:
         """The run's events with an id above ``last_id`` (a ``Last-Event-ID``), oldest first."""
@@ -593,4 +594,9 @@ def _finding(row: Row[Any]) -> StoredFinding:
 
 def _event(row: Row[Any]) -> Event:
     return Event(**row._mapping)
+
+
+def _insert_event(conn: Connection, run_id: str, event_type: str, data: Mapping[str, Any]) -> int:
+    statement = insert(events).values(run_id=run_id, type=event_type, data=dict(data), created_at=utc_now())
+    return conn.execute(statement.returning(events.c.id)).scalar_one()
 
