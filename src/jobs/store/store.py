@@ -599,4 +599,3 @@ def _event(row: Row[Any]) -> Event:
 def _insert_event(conn: Connection, run_id: str, event_type: str, data: Mapping[str, Any]) -> int:
     statement = insert(events).values(run_id=run_id, type=event_type, data=dict(data), created_at=utc_now())
     return conn.execute(statement.returning(events.c.id)).scalar_one()
-
