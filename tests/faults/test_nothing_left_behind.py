@@ -38,7 +38,12 @@ HOLDER = textwrap.dedent('''
         pids = {"chromium": chromium.process.pid, "redis": redis_server.process.pid, "postgres": postgres.pid,
                 "postgres_data": str(postgres.data),
                 "folders": [str(server.workdir) for server in (chromium, redis_server, postgres)]}
-        Path(os.environ["A11Y_HOLDER_PIDS"]).write_text(json.dumps(pids))
+        # Written whole under a temporary name, then renamed: the test polls for the file and
+        # must never read it half-written.
+        target = Path(os.environ["A11Y_HOLDER_PIDS"])
+        partial = target.with_suffix(".partial")
+        partial.write_text(json.dumps(pids))
+        os.replace(partial, target)
         signal.pause()  # until the test that started this run kills it
 ''')
 
