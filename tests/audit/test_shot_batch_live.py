@@ -100,13 +100,13 @@ async def test_the_page_budget_holds_while_images_are_cut(page, site, monkeypatc
     slow_cut = audit.shot_batch.cut_region
 
     def slow(*args, **kwargs):
-        time.sleep(3)
+        time.sleep(30)
         return slow_cut(*args, **kwargs)
 
     monkeypatch.setattr(audit.shot_batch, "cut_region", slow)
     shots = RunScreenshots(ScreenshotPolicy(timeout=0.5))
     started = trio.current_time()
     taken = await shots.capture(page, url, [_finding(n, url, f"#b{n}") for n in range(2)], [])
-    assert trio.current_time() - started < 2.0
+    assert trio.current_time() - started < 15  # the two cuts alone would take 60 s
     assert taken.shots == [] and taken.thumbnail is None and shots.spent == 0
     assert await page.evaluate("scrollY") == 0
