@@ -87,6 +87,7 @@ class SparePages:
         self.target = target if browser.is_headless else 0
         self._ready: list[_Spare] = []
         self._scheduled = 0
+        self.closing = 0  # used pages whose close and context disposal still run
         self._filling = 0
         self._active = 0
         self._filled = trio.Event()
@@ -137,7 +138,14 @@ class SparePages:
         """Close a used page and dispose its context in the background (shielded there); once
         the browser is gone there is nothing left to close."""
         if self.browser.is_connected:
-            self.browser.start_task(self._close, spare.page, spare.context_id)
+            self.closing += 1
+            self.browser.start_task(self._close_released, spare.page, spare.context_id)
+
+    async def _close_released(self, page: Page, context_id: str) -> None:
+        try:
+            await self._close(page, context_id)
+        finally:
+            self.closing -= 1
 
     def _refill(self, *, idle: bool = True) -> None:
         """Schedule spares up to the target, in the browser's nursery; when idle, also the

@@ -31,9 +31,8 @@ async def _idle(browser, spares_expected: int) -> None:
     """Wait until the background clean-up and refill settled (bounded)."""
     spares = spare_pages(browser)
     with trio.fail_after(20):
-        while spares._scheduled or len(spares._ready) < spares_expected:
+        while spares._scheduled or spares.closing or len(spares._ready) < spares_expected:
             await trio.sleep(0.05)
-        await trio.sleep(0.3)  # closes run in the browser's nursery
 
 
 async def test_content_after_a_timer_and_a_fetch_is_audited(browser, site):

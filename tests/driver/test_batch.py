@@ -53,8 +53,14 @@ async def test_a_closed_session_fails_every_command_at_once_and_a_raising_body_s
 
     async with browser.context() as ctx:
         doomed = await ctx.new_page()
-        await doomed.close()
-        await trio.sleep(0.1)  # the detach event arrives
+        # The connection marks the session dead when the browser reports its detach; wait
+        # for that event rather than for a guessed moment.
+        with browser.session.listen("Target.detachedFromTarget", raw=True) as detached:
+            await doomed.close()
+            with trio.fail_after(30):
+                async for event in detached:
+                    if event.params.get("sessionId") == doomed.session.session_id:
+                        break
         with trio.fail_after(30):
             async with doomed.session.batch() as batch:
                 first = batch.send("Runtime.enable")

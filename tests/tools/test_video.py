@@ -10,6 +10,8 @@ from pathlib import Path
 
 import trio
 
+from tools.video_encoder import VideoEncoder
+
 ANIMATED = """<title>video</title><body style="margin:0;background:#fff">
 <div id=box style="width:60px;height:60px;background:#06c;position:absolute;top:20px"></div>
 <script>let x = 0; setInterval(() => { x = (x + 5) % 300; box.style.left = x + 'px'; }, 20);</script>"""
@@ -103,11 +105,22 @@ def _ffmpeg_children() -> list[int]:
     return found
 
 
-async def test_closed_tab_still_yields_a_video_and_ffmpeg_is_reaped(mcp, site):
+async def test_closed_tab_still_yields_a_video_and_ffmpeg_is_reaped(mcp, site, monkeypatch):
+    # The tab is closed once the recording has a frame (a closed tab cannot give a fallback
+    # frame): the encoder's intake is watched, not guessed at with a pause.
+    first_frame = trio.Event()
+    push = VideoEncoder.push
+
+    def watched_push(self, frame):
+        push(self, frame)
+        first_frame.set()
+
+    monkeypatch.setattr(VideoEncoder, "push", watched_push)
     await mcp.ok("page_navigate", {"url": site.route("/video/closing", ANIMATED)})
     await mcp.ok("video_start", {"width": 160, "height": 120})
     assert len(_ffmpeg_children()) == 1
-    await trio.sleep(0.3)
+    with trio.fail_after(30):
+        await first_frame.wait()
     await mcp.ok("tab_close", {"index": 0})
     data = await mcp.ok("video_stop")
     assert _container(Path(data["path"])) in ("webm", "mp4") and data["captured_frames"] > 0
