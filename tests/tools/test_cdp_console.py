@@ -9,7 +9,7 @@ function outerCaller() { setTimeout(function innerLogger() { console.log('deep',
 </script>"""
 
 
-async def _wait_for(mcp, tool, args, predicate, timeout=5):
+async def _wait_for(mcp, tool, args, predicate, timeout=30):
     with trio.fail_after(timeout):
         while True:
             data = await mcp.ok(tool, args)
