@@ -146,7 +146,7 @@ async def profile_figures(base: str, samples: dict[str, int], concurrency: int,
     figures = ProfileFigures()
     async with running_service(config) as svc, launch() as floor_browser:
         browser = await svc.supervisor.wait_ready(60)
-        floor_one = _FloorAudit(floor_browser)
+        floor_one = FloorAudit(floor_browser)
         async with httpx.AsyncClient(base_url=svc.url, timeout=600) as client:
             for kind, runs in samples.items():
                 url = fixtures.url_of(base, kind)
@@ -206,7 +206,7 @@ async def _crawls(client: httpx.AsyncClient, pid: int, base: str, *, interaction
     return row
 
 
-class _FloorAudit:
+class FloorAudit:
     """new tab + goto + inject + axe.run + close, through cdpdriver, in a browser of its own."""
 
     def __init__(self, browser: Any) -> None:

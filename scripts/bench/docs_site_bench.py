@@ -4,6 +4,7 @@ pages through ``POST /audits``, beside pa11y-ci on the same URLs.
     .venv/bin/python scripts/bench/docs_site_bench.py                   # 200 pages, pa11y-ci on all
     .venv/bin/python scripts/bench/docs_site_bench.py --peer-pages 40   # pa11y-ci on the first 40
     .venv/bin/python scripts/bench/docs_site_bench.py --no-peers
+    .venv/bin/python scripts/bench/docs_site_bench.py --no-peers --floor  # and axe alone on the same pages
 
 The site is Debian's ``python3.11-doc`` (530 Sphinx pages, some of 35,000 to 49,000 elements),
 installed with apt-get when it is missing, served as static files on loopback. a11y runs as
@@ -36,11 +37,13 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT), str(Path(__file__).resolve().parent)]
 
 import audit_fixtures  # noqa: E402
+import trio  # noqa: E402
 from audit_peers import _env, _timed  # noqa: E402
+from audit_profile import Figures, FloorAudit  # noqa: E402
 from proc_cpu import tree_cpu  # noqa: E402
 from scale_bench import follow, pages_per_second, service, submit  # noqa: E402
 
-from cdpdriver import find_chromium  # noqa: E402
+from cdpdriver import find_chromium, launch  # noqa: E402
 
 DOCS = Path("/usr/share/doc/python3.11/html")
 PACKAGE = "python3.11-doc"
@@ -104,6 +107,19 @@ def pa11y_ci(urls: list[str], work: Path) -> tuple[float, float, int]:
     return wall, cpu, int(reported.get("errors", 0))
 
 
+def floor(urls: list[str]) -> Figures:
+    """What axe-core alone costs on ``urls``: new tab + goto + inject + axe.run + close per
+    page, one page at a time, through cdpdriver in a browser of its own (as audit_bench's
+    floor). Its CPU per page bounds any axe-based crawl's pages/s on this machine from above:
+    cores / CPU per page."""
+    async def audit_all() -> Figures:
+        row = Figures("floor docs")
+        async with launch() as browser:
+            await FloorAudit(browser).block(urls, 1, row)
+        return row
+    return trio.run(audit_all)
+
+
 def rule_of(item: dict[str, Any]) -> str:
     return item.get("ruleId") or item.get("rule_id") or ""
 
@@ -140,6 +156,9 @@ def main() -> None:
     parser.add_argument("--no-interaction", action="store_true",
                         help="static checks only, as the issue's crawl ran (the interaction phase "
                              "of #22 did not exist then); default: the service's default, on")
+    parser.add_argument("--floor", action="store_true",
+                        help="also run the floor (axe alone) on the crawled pages: the most pages/s "
+                             "any axe-based crawl reaches on this machine's cores")
     parser.add_argument("--keep-result", type=Path, default=None,
                         help="write a11y's whole result (JSON) here, to study the grouping")
     args = parser.parse_args()
@@ -169,6 +188,15 @@ def main() -> None:
             peer_rate = len(chosen) / wall
             print(f"\npa11y-ci (axe, concurrency 1) on {len(chosen)} of those pages: "
                   f"{peer_rate:.2f} pages/s, {cpu / len(chosen):.2f} CPU s/page, {issues} issues")
+        ceiling = None
+        if args.floor and urls:
+            row = floor(urls)
+            per_page = (row.cpu_python + row.cpu_browser) / len(urls)
+            cores = os.cpu_count() or 1
+            ceiling = cores / per_page
+            print(f"\nfloor (axe alone, one page at a time) on those {len(urls)} pages: "
+                  f"{len(urls) / row.walls[0]:.2f} pages/s, {per_page:.2f} CPU s/page; "
+                  f"with all {cores} cores busy, at most {ceiling:.2f} pages/s")
         print("\ngoals (issue #23):")
         print(f"  problems <= 50: {checked['problems']} -> {'met' if checked['problems'] <= 50 else 'missed'}")
         confirmed = checked["problems_by_certainty"].get("violation", 0)
@@ -178,7 +206,8 @@ def main() -> None:
               f"{'met' if checked['without_problem'] == 0 else 'missed'}")
         print(f"  first page shows every rule: missing {checked['rules_missing_from_first_page']} -> "
               f"{'met' if not checked['rules_missing_from_first_page'] else 'missed'}")
-        print(f"  >= 1.8 pages/s: {rate:.2f} -> {'met' if rate >= 1.8 else 'missed'}")
+        print(f"  >= 1.8 pages/s: {rate:.2f} -> {'met' if rate >= 1.8 else 'missed'}"
+              + (f" (the floor's ceiling here: {ceiling:.2f})" if ceiling is not None else ""))
         if peer_rate:
             print(f"  >= 6x pa11y-ci: {rate / peer_rate:.1f}x -> {'met' if rate >= 6 * peer_rate else 'missed'}")
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
