@@ -52,7 +52,7 @@ async def _query(session: Session, root: str | None, selector: str) -> str | Non
 
 async def _child_session(page: Page, element: str, session: Session) -> Session | None:
     node = await session.execute(dom.describe_node(object_id=runtime.RemoteObjectId(element)))
-    with trio.move_on_after(5):
+    with trio.move_on_after(30):  # a frame attaches late on a loaded machine
         while True:
             for child in page.children.values():
                 if child.session.target_id == node.frame_id:

@@ -77,13 +77,13 @@ async def test_verifications_wait_for_the_condition(checks):
     assert (await checks.ok("test_verify_text", {"selector": "#later", "expected": "Arrived", "timeout_ms": 0}))["passed"] is False
     await checks.js("setTimeout(() => { later.textContent = 'Arrived'; document.querySelector('#hidden').style.display = 'block';"
                     " msg.remove(); }, 200)")
-    assert (await checks.ok("test_verify_text", {"selector": "#later", "expected": "Arrived", "timeout_ms": 5000}))["passed"]
-    assert (await checks.ok("test_verify_visible", {"selector": "#hidden", "timeout_ms": 5000}))["passed"]
-    assert (await checks.ok("test_verify_hidden", {"selector": "#msg", "timeout_ms": 5000}))["passed"]
+    assert (await checks.ok("test_verify_text", {"selector": "#later", "expected": "Arrived", "timeout_ms": 30000}))["passed"]
+    assert (await checks.ok("test_verify_visible", {"selector": "#hidden", "timeout_ms": 30000}))["passed"]
+    assert (await checks.ok("test_verify_hidden", {"selector": "#msg", "timeout_ms": 30000}))["passed"]
     # A typed value is seen too.
     await checks.js("setTimeout(() => { document.getElementById('name').value = 'Grace'; agree.click(); }, 100)")
-    assert (await checks.ok("test_verify_value", {"selector": "#name", "expected": "Grace", "timeout_ms": 5000}))["passed"]
-    assert (await checks.ok("test_verify_checked", {"selector": "#agree", "checked": False, "timeout_ms": 5000}))["passed"]
+    assert (await checks.ok("test_verify_value", {"selector": "#name", "expected": "Grace", "timeout_ms": 30000}))["passed"]
+    assert (await checks.ok("test_verify_checked", {"selector": "#agree", "checked": False, "timeout_ms": 30000}))["passed"]
 
 
 async def test_assert_text_page_scope_shadow_and_hidden(checks):
@@ -107,7 +107,7 @@ async def test_verify_list_found_and_missing(checks):
     assert data["found"] == ["Apple"] and data["missing"] == ["Cherry", "Hello world"]
     assert "Cherry" in data["message"]
     await checks.js("setTimeout(() => fruits.insertAdjacentHTML('beforeend', '<li>Cherry</li>'), 150)")
-    data = await checks.ok("test_verify_list", {"items": ["Cherry"], "selector": "#fruits", "timeout_ms": 5000})
+    data = await checks.ok("test_verify_list", {"items": ["Cherry"], "selector": "#fruits", "timeout_ms": 30000})
     assert data["passed"] is True
 
 
@@ -119,7 +119,7 @@ async def test_assert_url_glob_regex_substring_and_wait(checks, site):
     data = await checks.ok("test_assert_url", {"pattern": "*/dashboard", "timeout_ms": 0})
     assert data["passed"] is False and data["actual"] == url
     await checks.js("setTimeout(() => history.pushState({}, '', '/tools/assert/dashboard'), 150)")
-    data = await checks.ok("test_assert_url", {"pattern": "*/dashboard", "timeout_ms": 5000})
+    data = await checks.ok("test_assert_url", {"pattern": "*/dashboard", "timeout_ms": 30000})
     assert data["passed"] is True and data["actual"].endswith("/tools/assert/dashboard")
     err = await checks.fail("test_assert_url", {"pattern": "/([a-z/"})
     assert err["code"] == "invalid_arguments"

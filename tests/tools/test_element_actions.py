@@ -117,7 +117,7 @@ async def test_click_waits_for_a_late_element_and_a_link_in_a_disabled_fieldset_
         <script>setTimeout(() => { document.body.insertAdjacentHTML('beforeend',
           '<button id=late onclick="window.late = 1">late</button>'); }, 200);</script>""")
     await mcp.ok("element_click", {"selector": "#late"})
-    await mcp.ok("element_click", {"selector": "#link", "timeout_ms": 1000})
+    await mcp.ok("element_click", {"selector": "#link", "timeout_ms": 30000})
     assert await mcp.js("[window.late, window.linked]") == [1, 1]
 
 
@@ -164,7 +164,7 @@ async def test_a_script_driven_mover_is_not_clicked_until_it_stops(mcp, site):
     assert err["code"] == "timeout" and "still moving" in err["message"]
     assert await mcp.js("window.hits") is None
     await mcp.js("stopAt = performance.now() + 300; 0")
-    await mcp.ok("element_click", {"selector": "#b", "timeout_ms": 5000})
+    await mcp.ok("element_click", {"selector": "#b", "timeout_ms": 30000})
     assert await mcp.js("window.hits") == 1
 
 
@@ -278,7 +278,7 @@ async def test_clear_and_fill_under_a_floating_label(mcp, site):
     await mcp.ok("element_clear", {"selector": "#c"})
     assert await mcp.js("document.getElementById('c').value") == ""
     assert await mcp.js("log") == ["change:c:true"]
-    await mcp.ok("element_fill", {"selector": "#under", "value": "typed below the label", "timeout_ms": 1000})
+    await mcp.ok("element_fill", {"selector": "#under", "value": "typed below the label", "timeout_ms": 30000})
     assert await mcp.js("under.value") == "typed below the label"
 
 
@@ -422,7 +422,7 @@ async def test_fill_form_fills_every_kind_and_reports_failures(mcp, site, tmp_pa
           <label><input type=radio name=size value=l> Large</label>
           <input type=file id=pic>
         </form>""")
-    data = await mcp.ok("element_fill_form", {"timeout_ms": 300, "fields": [
+    data = await mcp.ok("element_fill_form", {"timeout_ms": 2000, "fields": [
         {"selector": "#name", "value": "Grace"},
         {"selector": "#bio", "value": "Admiral"},
         {"selector": "#country", "value": "Japan"},

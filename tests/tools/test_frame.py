@@ -99,7 +99,7 @@ async def test_frame_select_waits_for_a_late_iframe(mcp, site):
     await mcp.ok("page_navigate", {"url": site.route("/frame/late", """<title>Late top</title><script>
         setTimeout(() => { const f = document.createElement('iframe'); f.name = 'late';
                            f.src = '/frame/late-inner'; document.body.append(f); }, 300);</script>""")})
-    await mcp.ok("frame_select", {"name_or_url": "late", "timeout_ms": 5000})
+    await mcp.ok("frame_select", {"name_or_url": "late", "timeout_ms": 30000})
     assert await mcp.js("document.title") == "Late"
 
 

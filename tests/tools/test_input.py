@@ -139,10 +139,10 @@ async def test_mouse_wheel_scrolls(mcp, site):
     await mcp.ok("input_mouse_move", {"x": 100, "y": 200})
     await _take(mcp)
     await mcp.ok("input_mouse_wheel", {"delta_y": 300, "delta_x": 0})
-    await mcp.ok("wait_for_function", {"function": "log.some((e) => e.t === 'wheel')", "timeout_ms": 3000})
+    await mcp.ok("wait_for_function", {"function": "log.some((e) => e.t === 'wheel')", "timeout_ms": 30000})
     events = await _take(mcp, {"wheel"})
     assert [(e["dx"], e["dy"], e["x"], e["y"]) for e in events] == [(0, 300, 100, 200)]
-    data = await mcp.ok("wait_for_function", {"function": "window.scrollY >= 300 && window.scrollY", "timeout_ms": 3000})
+    data = await mcp.ok("wait_for_function", {"function": "window.scrollY >= 300 && window.scrollY", "timeout_ms": 30000})
     assert data["value"] >= 300
 
 

@@ -123,7 +123,7 @@ async def test_a_popup_is_set_up_before_its_first_document_runs(mcp, site):
     listing = await wait_for_tab_count(mcp, 2)
     index = next(t["index"] for t in listing["tabs"] if t["index"] != listing["current_tab"])
     await mcp.ok("tab_select", {"index": index})
-    await mcp.ok("wait_for_function", {"function": "() => document.body?.dataset.fetched === 'from-route'", "timeout_ms": 5000})
+    await mcp.ok("wait_for_function", {"function": "() => document.body?.dataset.fetched === 'from-route'", "timeout_ms": 30000})
     assert (await mcp.ok("page_get_title"))["title"] == "flag:from-init-script"
     assert (await mcp.ok("page_get_url"))["url"] == popup
     assert not any(r.path == "/tab/only-routed" for r in site.log)  # answered by the route, never fetched

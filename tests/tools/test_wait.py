@@ -39,16 +39,16 @@ window.done = () => document.getElementById('spinner').remove();
 async def test_wait_for_selector_states(mcp, site):
     await _open(mcp, site, "/wait/states", STEPS)
     await mcp.js("setTimeout(attach, 50); 0")
-    attached = await mcp.ok("wait_for_selector", {"selector": "#ready", "state": "attached", "timeout_ms": 3000})
+    attached = await mcp.ok("wait_for_selector", {"selector": "#ready", "state": "attached", "timeout_ms": 30000})
     assert attached["message"] == "selector '#ready' is attached"
     # Attached but still display:none, so it is not yet visible.
     assert await mcp.js("getComputedStyle(document.getElementById('ready')).display") == "none"
     await mcp.js("setTimeout(show, 50); 0")
-    visible = await mcp.ok("wait_for_selector", {"selector": "#ready", "timeout_ms": 3000})
+    visible = await mcp.ok("wait_for_selector", {"selector": "#ready", "timeout_ms": 30000})
     assert visible["message"].endswith("is visible")
     assert await mcp.js("document.getElementById('ready').getBoundingClientRect().height") > 0
     await mcp.js("setTimeout(done, 50); 0")
-    await mcp.ok("wait_for_state", {"selector": "#spinner", "state": "detached", "timeout_ms": 3000})
+    await mcp.ok("wait_for_state", {"selector": "#spinner", "state": "detached", "timeout_ms": 30000})
     assert await mcp.js("document.getElementById('spinner')") is None
     hidden = await mcp.ok("wait_for_state", {"selector": "#spinner", "state": "hidden", "timeout_ms": 0})
     assert hidden["message"] == "selector '#spinner' is hidden"
@@ -72,10 +72,10 @@ async def test_selector_wait_errors(mcp, site):
 
 async def test_wait_for_text_page_and_scope(mcp, site):
     await _open(mcp, site, "/wait/text", LATER + "<aside id=side>Sidebar</aside>")
-    data = await mcp.ok("wait_for_text", {"text": "results:   3 ITEMS", "timeout_ms": 3000})
+    data = await mcp.ok("wait_for_text", {"text": "results:   3 ITEMS", "timeout_ms": 30000})
     assert data["message"] == "text 'results:   3 ITEMS' is present"
     assert "Results: 3 items" in await mcp.js("document.body.innerText")
-    await mcp.ok("wait_for_text", {"text": "Sidebar", "selector": "#side", "timeout_ms": 1000})
+    await mcp.ok("wait_for_text", {"text": "Sidebar", "selector": "#side", "timeout_ms": 30000})
     err = await mcp.fail("wait_for_text", {"text": "Results", "selector": "#side", "timeout_ms": 200})
     assert err["code"] == "timeout"
     assert "the text there starts with 'Sidebar'" in err["message"]
@@ -90,12 +90,12 @@ async def test_wait_for_text_sees_open_shadow_roots(mcp, site):
     setTimeout(() => { document.getElementById('host').attachShadow({mode: 'open'}).innerHTML = '<b>Shadow hello</b>'; }, 50);
     </script>"""
     await _open(mcp, site, "/wait/shadow", html)
-    await mcp.ok("wait_for_text", {"text": "shadow hello", "timeout_ms": 2000})
+    await mcp.ok("wait_for_text", {"text": "shadow hello", "timeout_ms": 30000})
 
 
 async def test_wait_for_function_returns_value(mcp, site):
     await _open(mcp, site, "/wait/function", LATER)
-    data = await mcp.ok("wait_for_function", {"function": "window.appReady;", "timeout_ms": 3000})
+    data = await mcp.ok("wait_for_function", {"function": "window.appReady;", "timeout_ms": 30000})
     assert data["value"] == {"items": 3}
     data = await mcp.ok("wait_for_function", {
         "function": "() => document.querySelectorAll('p').length && document.querySelector('p')"})
@@ -112,7 +112,7 @@ async def test_wait_for_function_survives_navigation(mcp, site):
     target = site.route("/wait/nav-target", "<script>window.arrived = 'yes'</script>")
     await _open(mcp, site, "/wait/nav-start", "<p>start</p>")
     await _navigate_soon(mcp, target)
-    data = await mcp.ok("wait_for_function", {"function": "window.arrived", "timeout_ms": 5000})
+    data = await mcp.ok("wait_for_function", {"function": "window.arrived", "timeout_ms": 30000})
     assert data["value"] == "yes"
 
 
@@ -135,16 +135,16 @@ async def test_wait_for_url_current_navigation_and_same_document(mcp, site):
     done = site.route("/wait/done", "<title>Done</title>")
     await _open(mcp, site, "/wait/url", "<p>start</p>")
     await _navigate_soon(mcp, done + "?ok=1")
-    data = await mcp.ok("wait_for_url", {"pattern": "**/done*", "timeout_ms": 5000})
+    data = await mcp.ok("wait_for_url", {"pattern": "**/done*", "timeout_ms": 30000})
     assert data["url"] == done + "?ok=1"
     assert await mcp.js("location.href") == done + "?ok=1"
     now = await mcp.ok("wait_for_url", {"pattern": "/wait/done", "timeout_ms": 0})
     assert now["url"] == done + "?ok=1"
     await mcp.js("setTimeout(() => history.pushState({}, '', '/wait/step?n=2'), 50); 0")
-    data = await mcp.ok("wait_for_url", {"pattern": "/n=\\d$/", "timeout_ms": 3000})
+    data = await mcp.ok("wait_for_url", {"pattern": "/n=\\d$/", "timeout_ms": 30000})
     assert data["url"].endswith("/wait/step?n=2")
     await mcp.js("setTimeout(() => location.hash = 'tab-2', 50); 0")
-    data = await mcp.ok("wait_for_url", {"pattern": "#tab-2", "timeout_ms": 3000})
+    data = await mcp.ok("wait_for_url", {"pattern": "#tab-2", "timeout_ms": 30000})
     assert data["url"].endswith("?n=2#tab-2")
     err = await mcp.fail("wait_for_url", {"pattern": "never-there", "timeout_ms": 150})
     assert err["code"] == "timeout" and "#tab-2" in err["message"]
@@ -173,7 +173,7 @@ async def test_wait_for_load_states(mcp, site):
         assert data["url"].endswith("/wait/load") and data["message"] == "the page reached domcontentloaded"
         assert await mcp.js("window.got === undefined")
         threading.Timer(0.3, release.set).start()
-        data = await mcp.ok("wait_for_load", {"state": "networkidle", "timeout_ms": 5000})
+        data = await mcp.ok("wait_for_load", {"state": "networkidle", "timeout_ms": 30000})
         assert await mcp.js("window.got") == {"ok": True}
         assert data["elapsed_ms"] >= 300
     finally:
@@ -196,5 +196,5 @@ async def test_wait_for_selector_across_navigation(mcp, site):
     target = site.route("/wait/sel-target", "<p id=arrived>new page</p>")
     await _open(mcp, site, "/wait/sel-start", "<p>start</p>")
     await _navigate_soon(mcp, target)
-    await mcp.ok("wait_for_selector", {"selector": "#arrived", "timeout_ms": 5000})
+    await mcp.ok("wait_for_selector", {"selector": "#arrived", "timeout_ms": 30000})
     assert await mcp.js("location.pathname") == "/wait/sel-target"
