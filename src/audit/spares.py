@@ -138,8 +138,8 @@ class SparePages:
         """Close a used page and dispose its context in the background (shielded there); once
         the browser is gone there is nothing left to close."""
         if self.browser.is_connected:
-            self.closing += 1
             self.browser.start_task(self._close_released, spare.page, spare.context_id)
+            self.closing += 1  # counted once started: the task runs only after this returns
 
     async def _close_released(self, page: Page, context_id: str) -> None:
         try:

@@ -41,6 +41,11 @@ _swept = threading.Lock()
 _sweep_started = False
 #: Detached removals still running, kept so that they are reaped rather than left as zombies.
 _removers: list[subprocess.Popen[bytes]] = []
+#: The detached removal: ``rm -rf`` of its one argument, tried again a few times. A browser
+#: group killed a moment earlier may still finish a file it was creating in the directory
+#: while ``rm`` walks it (the kill takes effect when each process leaves the kernel), and
+#: ``rm`` then finds a directory not empty. The path is an argument, never part of the script.
+_REMOVE_SCRIPT = 'for try in 1 2 3 4 5 6 7 8 9 10; do rm -rf -- "$1" && exit 0; sleep 0.2; done; exit 1'
 
 
 def start_time(pid: int) -> str | None:
@@ -130,8 +135,8 @@ def discard(workdir: Path, *, detached: bool = False) -> None:
             return
         try:
             _removers[:] = [p for p in _removers if p.poll() is None]  # reap the finished ones
-            _removers.append(subprocess.Popen(  # noqa: S603 - fixed argv, a path we made
-                ["rm", "-rf", "--", str(stale)],
+            _removers.append(subprocess.Popen(  # noqa: S603 - fixed script, the path an argument
+                ["sh", "-c", _REMOVE_SCRIPT, "a11y-remove", str(stale)],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 start_new_session=True,
             ))

@@ -93,6 +93,19 @@ def test_detached_discard_removes_in_a_process_of_its_own(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_the_detached_removal_takes_its_path_as_an_argument_never_as_script(tmp_path, monkeypatch):
+    """The remover is a fixed shell loop and the path its argument: a name full of shell
+    syntax is removed as a name, and none of it runs (it would leave files in the remover's
+    working directory, here ``tmp_path``)."""
+    monkeypatch.chdir(tmp_path)
+    doomed = tmp_path / 'doomed $(touch ran) `touch ran2`; touch ran3 "'
+    (doomed / "profile").mkdir(parents=True)
+    (doomed / "profile" / "file").write_text("x")
+    workdirs.discard(doomed, detached=True)
+    assert workdirs._removers[-1].wait(timeout=30) == 0
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_discard_of_a_missing_directory_is_quiet(tmp_path):
     workdirs.discard(tmp_path / "never-made", detached=True)
     workdirs.discard(tmp_path / "never-made")
