@@ -367,7 +367,8 @@ class FinisherPool:
     is made once and reused; a lease gives one audit a finisher to itself, and a finisher that
     failed is closed instead of returned. The pages live in a browser context of their own,
     created with the pool, so no audited page shares anything with them; they close with the
-    browser.
+    browser. There are never more than ``size`` finishers, leased, idle and being made
+    together: a prewarm while every finisher is leased would otherwise add one each time.
     """
 
     def __init__(self, browser: Browser, size: int = 2) -> None:
@@ -375,6 +376,7 @@ class FinisherPool:
         self.size = size
         self._slots = trio.Semaphore(size)
         self._idle: list[Finisher] = []
+        self._alive = 0  # finishers leased, idle or being made
         self._warming: trio.Event | None = None
         self._context_lock = trio.Lock()
         self._context_id: str | None = None
@@ -382,12 +384,16 @@ class FinisherPool:
     def prewarm_in_background(self) -> None:
         """Start :meth:`prewarm` in the browser's nursery, so that no caller's cancellation
         can waste a half-made finisher."""
-        if not self._idle and self._warming is None and self.browser.is_connected:
+        if self._wants_one() and self.browser.is_connected:
             self.browser.start_task(self.prewarm)
 
+    def _wants_one(self) -> bool:
+        """No finisher idle, none being made, and room for one more."""
+        return not self._idle and self._warming is None and self._alive < self.size
+
     async def prewarm(self) -> None:
-        """Have one finisher ready before the first lease needs it (best effort)."""
-        if self._idle or self._warming is not None:
+        """Have one finisher ready before the next lease needs it (best effort)."""
+        if not self._wants_one():
             return
         self._warming = trio.Event()
         try:
@@ -409,22 +415,29 @@ class FinisherPool:
                 yield finisher
             finally:
                 if finisher.broken or finisher.page.is_closed:
+                    self._alive -= 1
                     await finisher.page.close()
                 else:
                     self._idle.append(finisher)
 
     async def _create(self) -> Finisher:
-        """A fresh blank page in the pool's context with axe injected and configured."""
-        context_id = await self._context()
-        # Shielded so that a target the browser created is always recorded for closing.
-        with trio.CancelScope(shield=True), trio.fail_after(STEP_TIMEOUT):
-            page = await self.browser.new_page(context_id=context_id, auto_attach=False)
+        """A fresh blank page in the pool's context with axe injected and configured (counted
+        in ``_alive`` from the start, and no longer if making it fails)."""
+        self._alive += 1
         try:
-            with trio.fail_after(STEP_TIMEOUT):
-                world = await axe_world(page.session, page.main_frame_id)
-                await inject(page.session, world)
+            context_id = await self._context()
+            # Shielded so that a target the browser created is always recorded for closing.
+            with trio.CancelScope(shield=True), trio.fail_after(STEP_TIMEOUT):
+                page = await self.browser.new_page(context_id=context_id, auto_attach=False)
+            try:
+                with trio.fail_after(STEP_TIMEOUT):
+                    world = await axe_world(page.session, page.main_frame_id)
+                    await inject(page.session, world)
+            except BaseException:
+                await page.close()
+                raise
         except BaseException:
-            await page.close()
+            self._alive -= 1
             raise
         return Finisher(page, world)
 

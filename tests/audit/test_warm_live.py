@@ -8,7 +8,7 @@ from dataclasses import replace
 import trio
 
 from audit import tab_setup
-from audit.axe import finisher_pool
+from audit.axe import FinisherPool, finisher_pool
 from audit.engine import EngineLimits, run_audit
 from audit.readiness import install_tracker, settle
 from audit.spares import spare_pages, warm_up
@@ -177,6 +177,24 @@ async def test_concurrent_audits_share_at_most_the_pool_size_of_finishers(browse
     assert [len(r.findings) for r in results] == [1, 1, 1, 1]
     pool = finisher_pool(browser)
     assert 1 <= len(pool._idle) <= pool.size
+
+
+async def test_a_prewarm_while_every_finisher_is_leased_adds_none(browser):
+    """Audits with frames ask for a finisher ahead of time; when every finisher is leased, that
+    must not make one more than the pool's size (each is a page with axe loaded)."""
+    pool = FinisherPool(browser, size=2)
+    try:
+        async with pool.lease() as first, pool.lease() as second:
+            assert first is not second
+            await pool.prewarm()  # what an audit with frames starts while both are out
+        assert len(pool._idle) == 2
+        await pool.prewarm()  # two idle: nothing to do
+        assert len(pool._idle) == 2
+    finally:
+        for finisher in pool._idle:
+            await finisher.page.close()
+        if pool._context_id is not None:
+            await browser.dispose_context(pool._context_id)
 
 
 async def test_frameless_pages_finish_in_place_with_the_same_findings_as_the_merge(browser, site):
