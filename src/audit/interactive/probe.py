@@ -491,10 +491,16 @@ class Probe:
                 )
         self._mouse = (x, y)
 
-    async def frames(self) -> None:
-        """Wait until the page has drawn twice since now (handlers, transitions started and
-        timers of 0 ms have run), or :data:`FRAME_WAIT` at most."""
-        await self.call(load_script(__package__, "next_frames"), int(FRAME_WAIT * 1000))
+    async def frames(self, count: int = 2) -> None:
+        """Wait until the page has drawn ``count`` times since now and a 0 ms timer has run,
+        or :data:`FRAME_WAIT` at most.
+
+        Two frames after input: handlers have run and the transitions they started have
+        begun. One frame after a new window size (:meth:`screen`): that frame runs the
+        page's resize handlers and media-query listeners before its animation-frame
+        callbacks, the last of which is ours, and the 0 ms timer lets what they scheduled
+        at once run too; a second frame would only add its period to every relayout."""
+        await self.call(load_script(__package__, "next_frames"), int(FRAME_WAIT * 1000), count)
 
     # ------------------------------------------------------------------ the screen
 

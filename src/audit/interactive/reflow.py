@@ -62,7 +62,7 @@ def _what(culprit: dict[str, Any]) -> str:
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
     async with probe.screen(WIDTH, HEIGHT):
-        await probe.frames()  # the page's resize handlers run (menus that collapse by script)
+        await probe.frames(1)  # the page's resize handlers run (menus that collapse by script)
         found = await probe.call(load_script(__package__, "reflow"), LIMITS)
         # Judged, and the culprits shot, while the page is this narrow: only then do they stick out.
         outcomes = await probe.with_state_shots(_judged(found), f"at {WIDTH} CSS px wide")

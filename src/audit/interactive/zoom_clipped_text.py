@@ -68,7 +68,7 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
     if not await probe.call(load_script(__package__, "clip_possible")):
         return  # nothing can hide overflow at any size: inapplicable, and no relayout
     async with probe.screen(WIDTH, HEIGHT):
-        await probe.frames()
+        await probe.frames(1)
         found = await probe.call(load_script(__package__, "text_layout"), "clipped", LIMITS)
         # Judged, and the cut text shot, while zoomed: at the page's own size it may fit.
         state = f"at {WIDTH} x {HEIGHT} CSS px (200% zoom)"

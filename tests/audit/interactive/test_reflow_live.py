@@ -35,6 +35,20 @@ TABLE = (
     "</table></div>"
 )
 
+_LINKS = "".join(f'<li><a href="/{n}">{n.title()} and everything about it</a></li>' for n in ("bread", "cakes", "visits"))
+#: A row 900 px wide at the audit's own size, a wrapping list below 600 px: set by a resize
+#: listener on one list (deferred to a 0 ms timer, as debounced handlers do) and by a media
+#: query's change listener on the other.
+_COLLAPSE = (
+    "const row = (list, wide) => { list.style.cssText = wide ? 'display: flex; width: 900px; white-space: nowrap; "
+    "gap: 2em; list-style: none' : ''; };"
+    "const byResize = document.getElementById('by-resize');"
+    "const layout = () => row(byResize, innerWidth >= 600); layout();"
+    "addEventListener('resize', () => setTimeout(layout, 0));"
+    "const query = matchMedia('(min-width: 600px)'); const byQuery = document.getElementById('by-query');"
+    "row(byQuery, query.matches); query.addEventListener('change', (event) => row(byQuery, event.matches));"
+)
+
 
 async def test_reflow(browser, site):
     results = await audit_pages(browser, site, "interactive/reflow", {
@@ -57,6 +71,15 @@ async def test_reflow(browser, site):
             f"<dd><p>{TEXT}</p></dd></dl></main>",
             head=RESPONSIVE,
         ),
+        # Menus laid out in a row by script and collapsed by script when the window narrows:
+        # one on the window's resize event, one on a media query's change event. The check
+        # reads the page only after the frame that runs both, and the timers they set.
+        "pass-script": page(
+            f'<nav aria-label="Site"><ul id="by-resize">{_LINKS}</ul><ul id="by-query">{_LINKS}</ul></nav>'
+            f"<main><h1>News</h1><p>{TEXT}</p></main>"
+            f"<script>{_COLLAPSE}</script>",
+            head=RESPONSIVE,
+        ),
         # Only an unscrolled code sample sticks out: code may need two dimensions.
         "pass-code": page(
             f"<main><h1>Recipe script</h1><p>{TEXT}</p>"
@@ -73,6 +96,6 @@ async def test_reflow(browser, site):
     assert "Our harbour bakery" in summary
     [line] = outcome(results["fail-line"], RULE).findings
     assert line.selector == "html > body > main > dl > dt", line.selector
-    for name in ("pass", "pass-code"):
+    for name in ("pass", "pass-code", "pass-script"):
         passed = outcome(results[name], RULE)
         assert passed.clean and passed.tested, name
