@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import json
+from importlib import resources
 from typing import Literal
 
 from cdpdriver.scripts import load_script
@@ -195,7 +196,9 @@ def configuration_script() -> str:
         },
         **{o.name: _functions({"wrap": o.script}) for o in OVERRIDES},
     }
-    table = "{" + ", ".join(f"{json.dumps(key)}: {value}" for key, value in functions.items()) + "}"
+    table, shared = _shared_once(
+        "{" + ", ".join(f"{json.dumps(key)}: {value}" for key, value in functions.items()) + "}"
+    )
     arguments = [
         json.dumps([c.axe_rule() for c in CHECKS]),
         json.dumps([c.axe_check() for c in CHECKS]),
@@ -216,4 +219,29 @@ def configuration_script() -> str:
         ),
         json.dumps(sorted({rule for c in CHECKS for rule in c.supersedes})),
     ]
-    return f"({load_script(__package__, 'configure_checks')})({', '.join(arguments)})"
+    call = f"({load_script(__package__, 'configure_checks')})({', '.join(arguments)})"
+    return f"(({_SHARED}) => {call})([{', '.join(shared)}])"
+
+
+#: The name the configuration script gives the page-side functions several checks share.
+_SHARED = "a11ySharedFunctions"
+
+
+def _shared_once(table: str) -> tuple[str, list[str]]:
+    """``table`` with each ``js/`` file whose source occurs in it more than once replaced by
+    ``a11ySharedFunctions[i]`` (:data:`_SHARED`), and the list of those sources, each to be
+    evaluated once.
+
+    Several functions are built from one file: ``link_text.js`` makes the evaluate and the
+    matches of two link checks, ``bypass_technique.js`` the evaluate of five checks. Written
+    out at each use, such sources made about 90 KB of the 290 KB that every injection of axe
+    parses. Every file is a function expression, so its entry is what its text evaluated to;
+    a factory called with a check's own arguments still makes that check's own functions."""
+    shared: list[str] = []
+    folder = resources.files(__package__).joinpath("js")
+    for name in sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".js")):
+        source = load_script(__package__, name)
+        if table.count(source) > 1:
+            table = table.replace(source, f"{_SHARED}[{len(shared)}]")
+            shared.append(source)
+    return table, shared
