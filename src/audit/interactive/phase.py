@@ -300,7 +300,8 @@ async def _tidy(probe: Probe, opened_before: set[str]) -> None:
             return
         try:
             probe.deadline = trio.current_time() + CALL_TIMEOUT
-            await probe.move_mouse(0, 0)
+            if probe.pointer_moved:  # a mouse event waits for the page's next frame
+                await probe.move_mouse(0, 0)
             await probe.call(load_script(__package__, "reset_page"))
         except (CDPError, JavaScriptError, trio.TooSlowError):
             pass

@@ -463,6 +463,12 @@ class Probe:
         for reply in replies:
             reply.result()
 
+    @property
+    def pointer_moved(self) -> bool:
+        """Whether this probe's input left the pointer anywhere but the page's top left
+        corner, where the phase puts it back."""
+        return self._mouse != (0.0, 0.0)
+
     async def move_mouse(self, x: float, y: float) -> None:
         with trio.fail_after(self._timeout()):
             await self.page.session.send(
