@@ -7,6 +7,10 @@ name; focus each field and insert its text; click the box and the button with re
 events at their centres; wait for the result page's document, read its tree until it shows
 the submitted values, and take a screenshot. What the server adds on top of this is what an
 MCP call, its validation, its locator, its actionability checks and its snapshot cost.
+
+:func:`at_once` runs the floor as the HTTP figures run the server's clients: one browser
+context alone, then ``clients`` contexts of one browser at once, so that the server's slowdown
+with many agents can be set beside what the browser's own work allows on the machine's cores.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 
 import trio
 from mcp_peers_site import EMAIL, NAME, correct
+from proc_cpu import tree_cpu
 
 from cdpdriver import LaunchOptions, Page, launch
 
@@ -88,3 +93,43 @@ class Floor:
 
 def _role_and_name(node: dict[str, Any]) -> tuple[str, str]:
     return (node.get("role") or {}).get("value", ""), str((node.get("name") or {}).get("value", ""))
+
+
+@dataclass
+class AtOnce:
+    """The floor's task times (ms) in a context alone and with ``clients`` contexts at once."""
+
+    one_ms: list[float] = field(default_factory=list)
+    many_ms: list[float] = field(default_factory=list)
+    failures: int = 0
+    #: CPU seconds of the browser's processes per task, the contexts at once.
+    browser_cpu_s: float = 0.0
+
+
+async def at_once(chromium: str, url: str, clients: int, tasks: int) -> AtOnce:
+    """The floor's task ``tasks`` times in a fresh browser context alone, then ``tasks`` times
+    in each of ``clients`` fresh contexts at once (one browser, as the HTTP server has), after
+    one untimed task that starts the browser's processes."""
+    figures = AtOnce()
+    async with AsyncExitStack() as stack:
+        browser = await stack.enter_async_context(launch(LaunchOptions(executable=chromium)))
+
+        async def floor() -> Floor:
+            context = await stack.enter_async_context(browser.context())
+            return Floor(page=await context.new_page())
+
+        async def timed(one: Floor, times: list[float]) -> None:
+            for _ in range(tasks):
+                started = time.perf_counter()
+                figures.failures += not await one.task(url)
+                times.append((time.perf_counter() - started) * 1000)
+
+        figures.failures += not await (await floor()).task(url)
+        await timed(await floor(), figures.one_ms)
+        floors = [await floor() for _ in range(clients)]
+        cpu = tree_cpu(browser.pid)
+        async with trio.open_nursery() as nursery:
+            for one in floors:
+                nursery.start_soon(timed, one, figures.many_ms)
+        figures.browser_cpu_s = (tree_cpu(browser.pid) - cpu) / (clients * tasks)
+    return figures
