@@ -239,8 +239,9 @@ def _shared_once(table: str) -> tuple[str, list[str]]:
     a factory called with a check's own arguments still makes that check's own functions."""
     shared: list[str] = []
     folder = resources.files(__package__).joinpath("js")
-    for name in sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".js")):
-        source = load_script(__package__, name)
+    files = sorted((entry for entry in folder.iterdir() if entry.name.endswith(".js")), key=lambda e: e.name)
+    for entry in files:
+        source = entry.read_text(encoding="utf-8").strip()  # as load_script gave it to the checks
         if table.count(source) > 1:
             table = table.replace(source, f"{_SHARED}[{len(shared)}]")
             shared.append(source)
