@@ -14,7 +14,8 @@ page itself advises (a visible instruction such as "Press Ctrl+M to exit", press
 written; a help link inside the cycle is followed first). Enter on a button of the cycle (a
 dialog's Close) counts as a way out too. Any way out passes; none fails the element focus kept returning to, with what was
 tried. An instruction that mentions keys but cannot be read as one key combination leaves the
-element to review.
+element to review, and so does a cycle that holds focus only because a script put it back
+after a press had taken it out of the document (:func:`_judged`).
 
 A page with no listener for key or focus events anywhere (window, document, any element,
 inline handlers included) cannot hold focus, so the walk is skipped there: the rule applies
@@ -81,6 +82,9 @@ class _Walk:
     def __init__(self, probe: Probe) -> None:
         self.probe = probe
         self.presses = 0
+        #: The first key whose press took focus out of the document before a script of the
+        #: page put it back on an element (see :func:`_judged`), or None.
+        self.pulled_back: str | None = None
 
     async def press(self, combo: str) -> dict[str, Any] | None:
         await self.probe.press(combo)
@@ -88,7 +92,10 @@ class _Walk:
         # The wait for the page's timers is only needed when one may run: a handler that moves
         # focus back later schedules it during the press, so the wake-ups already show it.
         wait = TIMER_WAIT_MS if await self.probe.may_wake(TIMER_WAIT_MS) else 0
-        return await self.probe.call(load_script(__package__, "focus_after"), wait)
+        state = await self.probe.call(load_script(__package__, "focus_after"), wait)
+        if state is not None and state.get("pulledBack") and self.pulled_back is None:
+            self.pulled_back = combo
+        return state
 
     async def leaves(self, combo: str, cycle: set[int], limit: int, follow: int) -> bool:
         """Whether pressing ``combo`` (up to ``limit`` times) gets focus out of ``cycle`` for
@@ -170,6 +177,25 @@ async def _way_out(walk: _Walk, probe: Probe, cycle: list[dict[str, Any]], count
     return "failed", "Tab, Shift+Tab, Escape and Enter kept it there, and the page gives no other way out"
 
 
+def _judged(walk: _Walk, verdict: str | None, tried: str) -> tuple[str | None, str]:
+    """The way-out verdict, made a question when focus was only held by being put back after
+    it had left the document.
+
+    Tab past the last element (or Shift+Tab past the first) takes focus to the browser's own
+    controls; a script that then calls ``focus()`` from a timer puts the page's focus on an
+    element again, and this headless walk follows it. In a browser whose toolbar has taken
+    the keyboard focus meanwhile, the script cannot take it back, unless it runs before the
+    browser moved focus. So such a cycle fails only where focus is held inside the document;
+    held only by a script that acts after focus left, it is a question."""
+    if verdict != "failed" or walk.pulled_back is None:
+        return verdict, tried
+    return "cantTell", (
+        f"{tried}; but {walk.pulled_back} took focus out of the page before a script of the page put it back "
+        "on an element. A browser whose own controls have taken focus by then keeps it there, so whether "
+        "focus can leave depends on the browser: check it by hand"
+    )
+
+
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
     count = int(await probe.call(load_script(__package__, "sequential_focus_count")) or 0)
     if count == 0:
@@ -184,7 +210,7 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
         yield Outcome(document, "passed", f"Tab ×{walk.presses} went round the page and out of it.")
         return
     tabs = walk.presses
-    verdict, tried = await _way_out(walk, probe, cycle, count)
+    verdict, tried = _judged(walk, *await _way_out(walk, probe, cycle, count))
     if verdict is None:
         yield Outcome(document, "passed", tried)
         return
@@ -195,7 +221,8 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
     yield Outcome(
         trap,
         verdict,  # type: ignore[arg-type]
-        f"Keyboard trap: after Tab ×{tabs} focus kept cycling {path}; {tried}.",
+        f"{'Keyboard trap' if verdict == 'failed' else 'Possible keyboard trap'}: after Tab ×{tabs} focus kept "
+        f"cycling {path}; {tried}.",
         shot=shot,
     )
 
