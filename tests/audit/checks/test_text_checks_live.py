@@ -2,7 +2,7 @@
 real engine: text alternatives that are file names or placeholders, links that say nothing,
 justified and over-long lines, and the best practices (obsolete and spacing markup, spacer
 images, layout tables, tiny, italic or capitalised text, inline colour, file links, adjacent
-duplicate links). Each has a page that fails it, a look-alike it stays silent on and a page it
+duplicate links) and links that open a new window unannounced. Each has a page that fails it, a look-alike it stays silent on and a page it
 does not apply to; a realistic article stays silent on all of them at every level."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ OWN_RULES = {
     "a11y-adjacent-links-same-url", "a11y-link-file-type", "a11y-text-not-justified",
     "a11y-line-length", "a11y-long-passage-style", "a11y-tiny-text", "a11y-obsolete-element",
     "a11y-spacer-image", "a11y-spacing-markup", "a11y-inline-text-color", "a11y-layout-table",
+    "a11y-new-window-warning",
 }
 
 
@@ -175,6 +176,51 @@ async def test_adjacent_links_and_file_links(browser, site):
     for name in ("pass", "inapplicable"):
         assert practices(results[name], "a11y-adjacent-links-same-url") == {}, name
         assert practices(results[name], "a11y-link-file-type") == {}, name
+
+
+async def test_new_window_warning(browser, site):
+    hidden = '<span style="position: absolute; clip: rect(0 0 0 0); width: 1px; height: 1px; overflow: hidden">'
+    results = await audit_pages(browser, site, "checks/text/new-window", {
+        "fail": page(
+            '<main><h1>Ferries</h1><p><a id="blank" href="/timetable" target="_blank">Ferry timetable</a></p>'
+            '<p><a id="named" href="/map" target="harbour-map">Harbour map</a></p></main>'
+        ),
+        # An arrow icon with nothing to read, and a link in a language the check does not read.
+        "review": page(
+            '<main><h1>Ferries</h1><p><a id="icon" href="/timetable" target="_blank">Ferry timetable '
+            '<svg aria-hidden="true" width="12" height="12"><path d="M2 2h8v8"/></svg></a></p>'
+            '<p lang="fi"><a id="finnish" href="/aikataulu" target="_blank">Lauttojen aikataulu</a></p></main>'
+        ),
+        "pass": page(
+            '<main><h1>Ferries</h1><p><a href="/timetable" target="_blank">Ferry timetable (opens in a new tab)</a></p>'
+            f'<p><a href="/map" target="_blank">Harbour map{hidden} (new window)</span></a></p>'
+            '<p><a href="/fares" target="_blank" aria-describedby="note">Fares</a></p>'
+            '<p id="note">Links marked this way open in a new window.</p>'
+            '<p><a href="/winter" target="_blank">Winter sailings</a> (opens in new window)</p>'
+            '<p lang="fr"><a href="/horaires" target="_blank">Horaires des ferries (nouvel onglet)</a></p></main>'
+        ),
+        # Same window, a frame of the page, a fragment, a download: nothing opens a new window.
+        "inapplicable": page(
+            '<main><h1>Ferries</h1><p><a href="/timetable" target="_self">Ferry timetable</a> '
+            '<a href="/map" target="_top">Harbour map</a> <a href="/fares" target="preview">Fares</a> '
+            '<a href="#top" target="_blank">Back to top</a> <a href="/t.csv" download target="_blank">Timetable data</a></p>'
+            '<iframe name="preview" title="Preview" src="about:blank"></iframe></main>'
+        ),
+    }, level="AAA")
+    rule = "a11y-new-window-warning"
+    fail = outcome(results["fail"], rule)
+    assert sorted(f.selector for f in fail.findings) == ["#blank", "#named"]
+    [blank] = [f for f in fail.findings if f.selector == "#blank"]
+    assert (blank.source, blank.level, blank.success_criteria, blank.impact) == ("a11y", "AAA", ["3.2.5"], "moderate")
+    assert "nothing in its text, description or title says so" in (blank.failure_summary or "")
+    review = outcome(results["review"], rule)
+    assert not review.findings
+    reasons = {r.selector: r.reason for r in review.review}
+    assert set(reasons) == {"#icon", "#finnish"}
+    assert "a picture or a mark drawn by CSS" in reasons["#icon"] and "(fi)" in reasons["#finnish"]
+    passed = outcome(results["pass"], rule)
+    assert passed.clean and passed.tested
+    assert not outcome(results["inapplicable"], rule).tested
 
 
 async def test_justified_and_long_lines(browser, site):
