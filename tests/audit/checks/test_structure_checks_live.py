@@ -356,3 +356,47 @@ async def test_red_border_invalid(browser, site):
     assert "Only a red border" in item.reason
     silent(results["pass"], "a11y-red-border-invalid")
     silent(results["inapplicable"], "a11y-red-border-invalid", tested=False)
+
+
+
+def _field(ident: str, label: str, **attrs: str) -> str:
+    """A labelled input; ``attrs`` become its attributes."""
+    extra = "".join(f' {name}="{value}"' for name, value in attrs.items())
+    return f'<label for="{ident}">{label}</label> <input id="{ident}"{extra}> '
+
+
+async def test_input_purpose(browser, site):
+    results = await audit(browser, site, "purpose", {
+        # The user's email, and a bare "Name" in the same form: both without autocomplete.
+        "fail": styled(
+            "<form>" + _field("mail", "Email address *", type="email") + _field("who", "Name")
+            + "<button>Join the bread club</button></form>"
+        ),
+        "review": styled('<form autocomplete="off">' + _field("mail", "Your email") + "<button>Subscribe</button></form>"),
+        "pass": styled(
+            "<form>" + _field("mail", "Email", type="email", autocomplete="email")
+            + _field("who", "Full name", autocomplete="name") + _field("tel", "Phone number", autocomplete="tel")
+            + _field("pw", "Password", type="password", autocomplete="current-password")
+            + "<button>Sign in</button></form>"
+        ),
+        # A project's name and town, a friend's email, an emergency contact's phone, a search
+        # box: none asks for the user's own details.
+        "inapplicable": styled(
+            "<form>" + _field("project", "Name") + _field("town", "Town") + "<button>Create project</button></form>"
+            "<form>" + _field("friend", "Friend’s email") + "<button>Send the recipe</button></form>"
+            "<form><fieldset><legend>Emergency contact</legend>" + _field("other", "Telephone") + "</fieldset></form>"
+            '<form role="search">' + _field("q", "Search", type="search") + "</form>"
+        ),
+    })
+    rule = "a11y-input-purpose"
+    findings = outcome(results["fail"], rule).findings
+    assert sorted(f.selector for f in findings) == ["#mail", "#who"]
+    mail = next(f for f in findings if f.selector == "#mail")
+    assert (mail.source, mail.success_criteria, mail.level, mail.impact) == ("a11y", ["1.3.5"], "AA", "serious")
+    assert "asks for the user's email but has no autocomplete attribute: add autocomplete=\"email\"" in (
+        mail.failure_summary or "")
+    assert 'autocomplete="name"' in (next(f for f in findings if f.selector == "#who").failure_summary or "")
+    item = review_of(results["review"], rule)
+    assert item.selector == "#mail" and 'autocomplete="off"' in item.reason
+    silent(results["pass"], rule)
+    silent(results["inapplicable"], rule, tested=False)

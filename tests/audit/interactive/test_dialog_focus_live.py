@@ -48,7 +48,7 @@ def aria_dialog(
         f"{LINKS}</main>"
         '<div id="box" hidden><div class="backdrop"></div>'
         '<div role="dialog" aria-modal="true" aria-labelledby="title" id="d">'
-        f'<h2 id="title">Newsletter</h2>{content}<label>Email <input id="email"></label> '
+        f'<h2 id="title">Newsletter</h2>{content}<label>Email <input id="email" autocomplete="email"></label> '
         '<button type="button" id="close">Close</button></div></div>'
         f"<footer><a href=\"/contact\">Contact</a></footer><script>{script}</script>",
         head=STYLE,
@@ -58,7 +58,7 @@ def aria_dialog(
 NATIVE = page(
     '<main><h1>News</h1><button type="button" id="open" aria-haspopup="dialog">Subscribe</button>'
     f'{LINKS}<dialog id="d" aria-labelledby="title"><h2 id="title">Newsletter</h2>'
-    '<form method="dialog"><label>Email <input id="email"></label> <button>Close</button></form></dialog></main>'
+    '<form method="dialog"><label>Email <input id="email" autocomplete="email"></label> <button>Close</button></form></dialog></main>'
     "<script>document.getElementById('open').addEventListener('click', () => document.getElementById('d').showModal());"
     "</script>"
 )
