@@ -3,22 +3,26 @@
 // Pages that hold focus move it back from blur handlers, often after a timer: read too early,
 // focus looks free.
 // pulledBack: since the last read, focus left the document (a focusout with no element to go
-// to) and a script of the page put it on an element again in a later task. In a browser whose
-// own controls took focus meanwhile, such a script cannot take it back; here it can. The
-// tracker is installed by the first read, so it sees every press after the first.
+// to) and a script of the page then put it on an element again. In a browser whose own
+// controls took focus meanwhile, such a script cannot take it back; here it can. The tracker
+// is installed by the first read, so it sees every press after the first.
 async function (waitMs) {
   const key = Symbol.for('a11y.focusExits');
   let exits = window[key];
   if (!exits) {
-    exits = window[key] = {left: false, sameTask: false, pulledBack: false};
+    exits = window[key] = {left: false, pulledBack: false};
+    // Focus leaving the document has no element to go to, and no focusin belongs to that
+    // move; so a focusin after it is a script putting focus back. (No timer marks the end of
+    // the move: a 0 ms timer and a page's 10 ms one sit in different task queues, and which
+    // runs first under load is the scheduler's choice.) A frame element taking focus is
+    // focus moving into the frame, not back.
     addEventListener('focusout', (event) => {
-      if (event.relatedTarget !== null) return;
-      exits.left = true;
-      exits.sameTask = true; // a move completed in this task (into a frame) is no way back
-      setTimeout(() => { exits.sameTask = false; }, 0);
+      if (event.relatedTarget === null) exits.left = true;
     }, true);
-    addEventListener('focusin', () => {
-      if (exits.left && !exits.sameTask) exits.pulledBack = true;
+    addEventListener('focusin', (event) => {
+      const into = event.target;
+      const frame = into && ['iframe', 'frame', 'object'].includes(into.localName);
+      if (exits.left && !frame) exits.pulledBack = true;
       exits.left = false;
     }, true);
   }
