@@ -97,10 +97,13 @@ class _Walk:
             self.pulled_back = combo
         return state
 
-    async def leaves(self, combo: str, cycle: set[int], limit: int, follow: int) -> bool:
+    async def leaves(
+        self, combo: str, cycle: set[int], limit: int, follow: int, onward: str = "Tab"
+    ) -> bool:
         """Whether pressing ``combo`` (up to ``limit`` times) gets focus out of ``cycle`` for
-        good: out of the document, or to an element outside it from which Tab (up to
-        ``follow`` times) reaches the end of the document without coming back."""
+        good: out of the document, or to an element outside it from which ``onward`` (up to
+        ``follow`` times) reaches the end of the document without coming back. A way out
+        backwards goes on backwards: escaping in one direction is enough (ACT a1b64e)."""
         for _ in range(limit):
             state = await self.press(combo)
             if state is None:
@@ -110,7 +113,7 @@ class _Walk:
         else:
             return False
         for _ in range(follow):
-            state = await self.press("Tab")
+            state = await self.press(onward)
             if state is None:
                 return True
             if state["id"] in cycle:
@@ -158,7 +161,7 @@ async def _way_out(walk: _Walk, probe: Probe, cycle: list[dict[str, Any]], count
     """(the verdict it leads to or None for passed, what was tried) from inside the cycle."""
     held = {s["id"] for s in cycle}
     rounds, follow = count + len(cycle) + 2, count + 2
-    if await walk.leaves("Shift+Tab", held, rounds, follow):
+    if await walk.leaves("Shift+Tab", held, rounds, follow, onward="Shift+Tab"):
         return None, "Shift+Tab moved focus out"
     if await walk.leaves("Escape", held, 1, follow):
         return None, "Escape moved focus out"
