@@ -18,6 +18,7 @@ from cdpdriver.scripts import load_script
 
 from .spec import Check
 
+_TEXT_AFTER = load_script(__package__, "text_after_link")
 _FILE_TYPE = load_script(__package__, "link_file_type")
 
 CHECK = Check(
@@ -34,7 +35,7 @@ CHECK = Check(
         "incomplete": "The link opens a ${data.kind} file and nothing in its text or beside it "
         'says so; consider adding the file type (and size), e.g. "(${data.kind}, 2 MB)"',
     },
-    script=f"({_FILE_TYPE})('evaluate')",
+    script=f"({_FILE_TYPE})('evaluate', {_TEXT_AFTER})",
     matches=f"({_FILE_TYPE})('matches')",
     selector="a[href]",
 )

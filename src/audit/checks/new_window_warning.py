@@ -22,6 +22,7 @@ from cdpdriver.scripts import load_script
 
 from .spec import Check
 
+_TEXT_AFTER = load_script(__package__, "text_after_link")
 _NEW_WINDOW = load_script(__package__, "new_window")
 
 CHECK = Check(
@@ -40,7 +41,7 @@ CHECK = Check(
         "incomplete": "The link opens a new window or tab, and its wording ${data.why}: check that it tells "
         "users in advance",
     },
-    script=f"({_NEW_WINDOW})('evaluate')",
+    script=f"({_NEW_WINDOW})('evaluate', {_TEXT_AFTER})",
     matches=f"({_NEW_WINDOW})('matches')",
     selector="a[href][target], area[href][target]",
 )

@@ -1,11 +1,12 @@
-// Function expression (part), called once when the checks are configured: returns the matches
+// Function expression (part, textAfter), called once when the checks are configured (textAfter is
+// text_after_link.js, for the evaluate): returns the matches
 // (node, virtualNode) or the evaluate (node, options, virtualNode) of a11y-link-file-type. The
 // matches take an exposed link whose address's path ends in the extension of a document,
 // archive, audio or video file; the evaluate answers undefined when neither the link's name,
 // its description, its title, its type nor the text just after it names that kind of file,
 // true when one does.
 /* global axe */
-(function (part) {
+(function (part, textAfter) {
   const { dom, text } = axe.commons;
   // Extension -> [what to call it, words that say it].
   const KINDS = [
@@ -39,16 +40,6 @@
     return node.localName === 'a' && kindOf(node) !== null && dom.isVisibleToScreenReaders(virtualNode) &&
       text.accessibleTextVirtual(virtualNode).trim() !== '';
   };
-  // The text right after the link in its block: "Annual report (PDF, 2 MB)".
-  const after = (node) => {
-    let out = '';
-    for (let n = node.nextSibling; n && out.length < 60; n = n.nextSibling) {
-      if (n.nodeType === Node.ELEMENT_NODE && n.matches('a[href], p, div, li, ul, ol, table, br')) break;
-      out += n.textContent || '';
-      if (n.nodeType === Node.ELEMENT_NODE && n.localName === 'img') out += ' ' + (n.getAttribute('alt') || '');
-    }
-    return out;
-  };
   const evaluate = function (node, options, virtualNode) {
     const kind = kindOf(node);
     if (!kind) return true;
@@ -57,7 +48,7 @@
       .map((id) => (root.getElementById ? root.getElementById(id) : null)).filter(Boolean)
       .map((el) => el.textContent).join(' ');
     const told = [text.accessibleTextVirtual(virtualNode), node.getAttribute('title') || '', described,
-      node.getAttribute('type') || '', after(node)].join(' ');
+      node.getAttribute('type') || '', textAfter(node)].join(' ');
     if (kind[2].test(told)) return true;
     this.data({ kind: kind[1] });
     return undefined;

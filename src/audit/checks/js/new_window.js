@@ -1,4 +1,5 @@
-// Function expression (part), called once when the checks are configured: returns the matches
+// Function expression (part, textAfter), called once when the checks are configured (textAfter is
+// text_after_link.js, for the evaluate): returns the matches
 // (node, virtualNode) or the evaluate (node, options, virtualNode) of a11y-new-window-warning.
 // The matches take an exposed, named link whose target opens another window or tab (_blank,
 // or a name no frame of the document has). The evaluate answers true when the link's name, its
@@ -6,7 +7,7 @@
 // a language it knows), undefined when it cannot tell (the link's language is one it does not
 // read, or a picture or a mark drawn by CSS inside the link may be the warning), false else.
 /* global axe */
-(function (part) {
+(function (part, textAfter) {
   const { dom, text } = axe.commons;
   // "Opens in a new window", "(new tab)", "nouvel onglet", "neuen Fenster", ... by language.
   const WARNINGS = {
@@ -42,16 +43,6 @@
       !node.hasAttribute('download') && hasAddress(node) && opensWindow(node) &&
       dom.isVisibleToScreenReaders(virtualNode) && text.accessibleTextVirtual(virtualNode).trim() !== '';
   };
-  // The text right after the link in its block: "Timetable (opens in a new tab)".
-  const after = (node) => {
-    let out = '';
-    for (let n = node.nextSibling; n && out.length < 60; n = n.nextSibling) {
-      if (n.nodeType === Node.ELEMENT_NODE && n.matches('a[href], p, div, li, ul, ol, table, br')) break;
-      out += n.textContent || '';
-      if (n.nodeType === Node.ELEMENT_NODE && n.localName === 'img') out += ' ' + (n.getAttribute('alt') || '');
-    }
-    return out;
-  };
   const language = (node) => {
     const holder = node.closest('[lang]');
     return holder ? holder.getAttribute('lang').trim().toLowerCase().split('-')[0] : '';
@@ -72,7 +63,7 @@
     const described = (node.getAttribute('aria-describedby') || '').split(/\s+/).filter(Boolean)
       .map((id) => (root.getElementById ? root.getElementById(id) : null)).filter(Boolean)
       .map((el) => el.textContent).join(' ');
-    const told = [text.accessibleTextVirtual(virtualNode), node.getAttribute('title') || '', described, after(node)].join(' ');
+    const told = [text.accessibleTextVirtual(virtualNode), node.getAttribute('title') || '', described, textAfter(node)].join(' ');
     const lang = language(node);
     const known = WARNINGS[lang];
     if (known ? known.test(told) : Object.values(WARNINGS).some((words) => words.test(told))) return true;
