@@ -2,7 +2,7 @@
 
 - the readiness tracker (:mod:`audit.readiness`), from each document's first script on;
 - focus emulation: every tab acts as the focused one, so focus styles apply
-  (:mod:`audit.checks.focus_visible`) whichever tab the browser happens to focus;
+  (:mod:`audit.interactive.focus_visible`) whichever tab the browser happens to focus;
 - the counting of requests in flight, which the settle wait needs from the navigation on.
 
 A page made for audits (:func:`new_audit_page`: spares, a crawl's further tabs) gets all of it

@@ -23,6 +23,7 @@ from . import (
     focus_obscured,
     focus_obscured_enhanced,
     focus_order,
+    focus_visible,
     hidden_image_text,
     hover_content,
     identical_links,
@@ -45,7 +46,7 @@ from .spec import InteractiveCheck, Outcome, Target
 
 INTERACTIVE: tuple[InteractiveCheck, ...] = (
     click_without_keyboard.CHECK,
-    # The next four share one Tab walk (focus_walk), which stops navigations; first, so that
+    # The next five share one Tab walk (focus_walk), which stops navigations; first, so that
     # a page that navigates on focus is judged before another check's Tab leaves it, and
     # change_on_focus first of them, so that a navigation the walk cannot stop is reported
     # before the phase reloads the page.
@@ -53,6 +54,7 @@ INTERACTIVE: tuple[InteractiveCheck, ...] = (
     focus_order.CHECK,
     focus_obscured.CHECK,
     focus_obscured_enhanced.CHECK,
+    focus_visible.CHECK,
     keyboard_trap.CHECK,
     page_language.CHECK,
     part_language.CHECK,

@@ -1,11 +1,12 @@
 """The focus visits the focus checks share, and the watch on changes of context they all need.
 
-Four checks judge what happens as the keyboard moves focus: where focus lands and whether it
+Five checks judge what happens as the keyboard moves focus: where focus lands and whether it
 can be seen (:mod:`.focus_order`), whether fixed content hides it (:mod:`.focus_obscured`,
 :mod:`.focus_obscured_enhanced`), whether receiving it changes the context
-(:mod:`.change_on_focus`). A Tab press and its reading cost several milliseconds, so they
-share one set of visits per page (:func:`walk`, kept for the probe): the first check that
-needs it makes it, the others read it, and it presses only where something can be found.
+(:mod:`.change_on_focus`), whether the page shows it (:mod:`.focus_visible`). A Tab press and
+its reading cost several milliseconds, so they share one set of visits per page (:func:`walk`,
+kept for the probe): the first check that needs it makes it, the others read it, and it
+presses only where something can be found.
 
 A plan comes first, from one page-side call (``js/focus_walk_begin.js``): the sequential
 focus order, the elements invisible before they get focus, whether fixed or sticky content
@@ -37,9 +38,16 @@ API's cancellable navigate event), notes windows the page asks to open (and clos
 once: a new window holds the page up) and counts form submissions (which the phase's guard
 already stops). A step that changed the context is repeated once from where it started: a
 change that comes back is the element's, one that does not may have been the page's own
-timer. The cost, on a page without focus listeners: a listener query, the plan and a press
-and a read (5 to 10 ms) for each planned element, a few; with them, the walk (20 presses
-and reads at most) too.
+timer.
+
+After the presses, when :mod:`.focus_visible` is among the phase's checks, one more page-side
+call (``js/focus_looks.js``, inside the same watch) judges whether focus shows on the first
+:data:`LOOKS_LIMIT` elements of the plan's order, focused by script one after the other
+(:attr:`Walk.looks`).
+
+The cost, on a page without focus listeners: a listener query, the plan, the looks (a few ms)
+and a press and a read (5 to 10 ms) for each planned element, a few; with them, the walk (20
+presses and reads at most) too.
 """
 
 from __future__ import annotations
@@ -81,6 +89,13 @@ RESERVE = 0.25
 #: screenshots; shared by both checks, so counted here, not against either).
 MAX_SHOTS = 2
 SUBMISSIONS = "window[Symbol.for('a11y.blockedSubmissions')] || 0"
+#: The check that reads whether focus shows (:mod:`.focus_visible`): the walk measures it
+#: only when that check is among the phase's (:attr:`Probe.rules`).
+LOOKS_RULE = "a11y-focus-visible"
+#: Elements of the order whose focus looks are judged, at most, and the work after which the
+#: judging stops early (a page where focusing is slow).
+LOOKS_LIMIT = 25
+LOOKS_BUDGET_MS = 300
 
 
 @dataclass(frozen=True)
@@ -189,6 +204,11 @@ class Walk:
     left_after: dict[str, Any] | None = None
     #: State shots the walk took (:data:`MAX_SHOTS` at most).
     shots: int = 0
+    #: Whether focus shows on the first elements of the order (``js/focus_looks.js``:
+    #: ``judged``, and the ``failed`` and ``review`` elements), judged after the presses;
+    #: None when :data:`LOOKS_RULE` is not among the phase's checks, nothing takes focus or the
+    #: page left.
+    looks: dict[str, Any] | None = None
 
 
 _WALKS: weakref.WeakKeyDictionary[Probe, Walk] = weakref.WeakKeyDictionary()
@@ -209,13 +229,19 @@ async def walk(probe: Probe) -> Walk:
     try:
         if made.plan["count"]:
             made.listened = bool(listeners["any"])
+            presses = bool(listeners["walk"] or made.plan["visit"])
+            looks = LOOKS_RULE in probe.rules
             # Without a focus listener, receiving focus cannot change the context: no watch.
-            async with ContextWatch(probe, active=made.listened) as watch:
-                walker = _Walker(probe, watch, made)
-                if listeners["walk"]:
-                    await walker.tab_through()
-                if made.left_after is None:
-                    await walker.visit_the_rest()
+            async with ContextWatch(probe, active=made.listened and (presses or looks)) as watch:
+                if presses:
+                    await probe.call(load_script(__package__, "focus_walk_start"))
+                    walker = _Walker(probe, watch, made)
+                    if listeners["walk"]:
+                        await walker.tab_through()
+                    if made.left_after is None:
+                        await walker.visit_the_rest()
+                if looks and made.left_after is None and probe.remaining() > RESERVE:
+                    made.looks = await _looks(probe, watch)
     finally:
         if not probe.navigated:
             with trio.CancelScope(shield=True), trio.move_on_after(1.0):
@@ -224,6 +250,22 @@ async def walk(probe: Probe) -> Walk:
                 except (CDPError, JavaScriptError):
                     pass
     return made
+
+
+async def _looks(probe: Probe, watch: ContextWatch) -> dict[str, Any] | None:
+    """Whether focus shows (:attr:`Walk.looks`), judged after the presses: a page that changes
+    the context on focus has been judged by then, and what the script's focusing changes is
+    not a step. None when the page left the document meanwhile."""
+    try:
+        looks = await probe.call(load_script(__package__, "focus_looks"), {
+            "limit": LOOKS_LIMIT, "budgetMs": LOOKS_BUDGET_MS,
+        })
+        changes = await watch.changes()
+    except (CDPError, JavaScriptError, trio.TooSlowError):
+        if not await left(probe):
+            raise
+        return None
+    return None if any(c.left for c in changes) else looks
 
 
 class _Walker:

@@ -173,6 +173,7 @@ async def interact(
         axe_options=axe_options,
         prepared=prepared,
         shots=shots,
+        rules=[check.rule_id for check in checks],
     )
     outcomes: list[tuple[InteractiveCheck, Outcome]] = []
     try:

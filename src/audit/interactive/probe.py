@@ -108,10 +108,14 @@ class Probe:
         axe_options: Mapping[str, Any] | None = None,
         prepared: PreparedWorld | None = None,
         shots: ScreenshotPolicy | None = None,
+        rules: Iterable[str] = (),
     ) -> None:
         self.page = page
         self.url = url
         self.deadline = deadline
+        #: The rule ids of the phase's checks: work several checks share (the focus walk) does
+        #: only the parts some check will read.
+        self.rules = frozenset(rules)
         #: The request's axe-core options (rules by version and level), for :meth:`axe`.
         self.axe_options = dict(axe_options) if axe_options is not None else None
         self._loader = page.document_loader_id

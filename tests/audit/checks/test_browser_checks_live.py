@@ -1,18 +1,15 @@
 """The ACT rules a browser can decide that axe-core leaves unjudged or half-judged, through the
-real engine: focus visible, sound that plays by itself, prohibited ARIA 1.3 properties and the
-summary's name, each with a page that fails, one that passes and one it does not apply to; a
-realistic clean page that exercises them all stays at score 100; and measuring focus leaves
-the page as it found it."""
+real engine: sound that plays by itself, prohibited ARIA 1.3 properties and the summary's name,
+each with a page that fails, one that passes and one it does not apply to; a realistic clean
+page that exercises them all, and focus styles (:mod:`audit.interactive.focus_visible`), stays
+at score 100."""
 
 from __future__ import annotations
 
 import io
-import json
 import math
 import wave
 
-from audit.axe import axe_world, inject
-from cdpdriver import evaluate
 from tests.audit.checks.support import audit_pages, outcome, page, raw_axe_targets
 from tests.audit.checks.test_clean_pages_live import FOOTER, HEADER, STYLE
 from tests.support.site import Response
@@ -29,66 +26,6 @@ def tone(seconds: float, rate: int = 8000) -> Response:
         out.setframerate(rate)
         out.writeframes(bytes(int(128 + 60 * math.sin(2 * math.pi * 440 * i / rate)) for i in range(int(seconds * rate))))
     return Response(buffer.getvalue(), content_type="audio/wav")
-
-
-async def test_focus_visible(browser, site):
-    results = await audit_pages(browser, site, "checks/focus", {
-        # A focus style that removes the outline and puts nothing in its place.
-        "fail": page(f'<style>a:focus {{ outline: none }}</style><main><p>{TEXT} <a href="/times">Times</a></p></main>'),
-        "pass": page(
-            "<style>.card:focus-visible { outline: none; box-shadow: 0 0 0 3px #05a }"
-            " .skip { position: absolute; left: -999px } .skip:focus { left: 1em }"
-            " .quiet:focus { outline: none } .row:focus-within { background: #eef }</style>"
-            '<a class="skip" href="#times">Skip to the timetable</a>'
-            f'<main id="times"><p>{TEXT} <a href="/times">Times</a></p>'
-            '<div class="card" tabindex="0">Summer timetable</div>'
-            '<p class="row"><a class="quiet" href="/winter">Winter timetable</a></p></main>'
-        ),
-        "review": page('<style>input { outline: none }</style><main><label>Name <input></label></main>'),
-        "inapplicable": page(f'<main><p>{TEXT} <a tabindex="-1" href="/times">Times</a></p></main>'),
-    })
-    fail = outcome(results["fail"], "a11y-focus-visible")
-    [finding] = fail.findings
-    assert (finding.selector, finding.source, finding.level) == ("a", "a11y", "AA")
-    assert (finding.act_rules, finding.success_criteria) == (["oj04fd"], ["2.4.7"])
-    assert "changes nothing" in (finding.failure_summary or "")
-    passed = outcome(results["pass"], "a11y-focus-visible")
-    assert passed.clean and passed.tested
-    review = outcome(results["review"], "a11y-focus-visible")
-    assert not review.findings and [r.selector for r in review.review] == ["input"]
-    inapplicable = outcome(results["inapplicable"], "a11y-focus-visible")
-    assert inapplicable.clean and not inapplicable.tested
-
-
-async def test_focus_visible_leaves_the_page_as_it_found_it(browser, site):
-    """Focus, the selection, the scroll position and what focus handlers changed are all back
-    once the check has focused every element."""
-    url = site.route("/checks/focus/state", page(
-        '<style>a:focus { color: red; transition: color 2s }</style><main style="height: 3000px">'
-        '<p id="words">Pick a <a href="/a" onfocus="this.dataset.seen = (+this.dataset.seen || 0) + 1;'
-        " document.body.classList.add('focusing')\" onblur=\"document.body.classList.remove('focusing')\">"
-        'ferry</a> or a <button>bus</button>.</p><input id="name" value="Ann"></main>'
-    ))
-    async with browser.context() as ctx, ctx.page() as tab:
-        await tab.navigate(url, wait_until="load")
-        world = await axe_world(tab.session, tab.main_frame_id)
-        await inject(tab.session, world)
-        state = (
-            "JSON.stringify({active: document.activeElement.id, scroll: window.scrollY,"
-            " selection: String(getSelection()), body: document.body.className,"
-            " moving: document.getAnimations().length, color: getComputedStyle(document.querySelector('a')).color})"
-        )
-        await evaluate(tab.session, "window.scrollTo(0, 40); document.getElementById('name').focus({preventScroll: true});"
-                       " getSelection().selectAllChildren(document.getElementById('words')); 0", world)
-        before = await evaluate(tab.session, state, world)
-        text = await evaluate(tab.session, (
-            "axe.run(document, {runOnly: {type: 'rule', values: ['a11y-focus-visible']}})"
-            ".then(r => JSON.stringify(r.passes.flatMap(x => x.nodes.map(n => n.target.join(' ')))))"
-        ), world, await_promise=True)
-        assert json.loads(before)["active"] == "name"
-        assert await evaluate(tab.session, state, world) == before
-        assert sorted(json.loads(text)) == ["#name", "a", "button"]
-        assert await evaluate(tab.session, "document.querySelector('a').dataset.seen", world) == "1"
 
 
 async def test_autoplay_audio_supersedes_no_autoplay_audio(browser, site):

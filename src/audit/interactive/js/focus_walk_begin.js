@@ -9,11 +9,9 @@
 // it (at most options.covered and options.later). `positive` are the elements whose tabindex above 0
 // puts them before elements that come earlier in the document and sit above them on screen;
 // `jumps` the places where the order goes far up the page (options.jump CSS px) and straight
-// back down, within one column and one landmark, as {a, b, c} labels and targets. Focus is
-// taken off every element and the sequential navigation starting point moved to the end of
-// the body (a focused element that is removed leaves it where it was): the next Tab goes
-// round to the first element of the order, as from a fresh load. A focusin listener notes
-// where focus goes within each step (js/focus_walk_end.js removes it).
+// back down, within one column and one landmark, as {a, b, c} labels and targets. The order
+// is kept for the calls that follow (js/focus_looks.js, js/focus_walk_start.js, the steps);
+// nothing is focused or moved yet.
 function (options) {
   const SEQUENTIAL = 'a[href], area[href], button, input:not([type="hidden"]), select, textarea, iframe, '
     + 'embed, object, audio[controls], video[controls], [contenteditable]:not([contenteditable="false"]), '
@@ -125,19 +123,6 @@ function (options) {
     jumps.push({a: said(a), b: said(b), c: said(c), rise: Math.round(ya - yb)});
   }
 
-  const active = a11yProbe.deepActive();
-  if (active && active.blur) active.blur();
-  window.scrollTo(0, 0);
-  if (document.body) {
-    const start = document.createElement('span');
-    start.tabIndex = -1;
-    document.body.append(start);
-    start.focus({preventScroll: true});
-    start.remove();
-  }
-  const state = {elements: kept, ids: new Map(), focusins: []};
-  state.onFocusin = (event) => state.focusins.push(event.composedPath()[0]);
-  document.addEventListener('focusin', state.onFocusin, true);
-  globalThis[Symbol.for('a11y.focusWalk')] = state;
+  globalThis[Symbol.for('a11y.focusWalk')] = {elements: kept, ids: new Map(), focusins: []};
   return {count: all.length, layers, visit: [...new Set([...hidden, ...listening, ...covered, ...sample])], positive, jumps};
 }
