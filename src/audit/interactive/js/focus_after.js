@@ -7,6 +7,8 @@
 // controls took focus meanwhile, such a script cannot take it back; here it can. The tracker
 // is installed by the first read, so it sees every press after the first.
 async function (waitMs) {
+  const focusable = (el) => !el.disabled && !el.closest('[inert]')
+    && (el.checkVisibility ? el.checkVisibility({visibilityProperty: true}) : a11yProbe.isRendered(el));
   const key = Symbol.for('a11y.focusExits');
   let exits = window[key];
   if (!exits) {
@@ -26,12 +28,17 @@ async function (waitMs) {
       exits.left = false;
     }, true);
   }
-  await new Promise((resolve) => setTimeout(resolve, waitMs));
+  // Without a timer of the page's due, nothing of the page's can run before it: no wait
+  // (yielding to the event loop would also wait for the frame the press scheduled).
+  if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
   const pulledBack = exits.pulledBack;
   exits.pulledBack = false;
   exits.left = false; // a Tab that later brings focus in from outside is the keyboard's, not a script's
   const el = a11yProbe.deepActive();
-  if (!el) return null;
+  // An element that can no longer have focus (hidden, disabled or made inert by the press: a
+  // dialog's Close) loses it in a task the browser posts after its next style update, which
+  // this read does not wait for: it is as good as gone.
+  if (!el || !focusable(el)) return null;
   return {
     id: a11yProbe.idOf(el), label: a11yProbe.label(el),
     text: (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().slice(0, 80),
