@@ -6,6 +6,7 @@ from __future__ import annotations
 from tests.audit.checks.support import audit_pages, outcome, page
 
 RULE = "a11y-keyboard-trap"
+PIXEL = "data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw=="
 TRAP = '<button id="held" onblur="setTimeout(() => this.focus(), 10)">Pick a date</button>'
 LINKS = '<p><a href="/a">First</a> <a href="/b">Second</a></p>'
 DIALOG = (
@@ -29,6 +30,14 @@ async def test_keyboard_trap(browser, site):
         "fail-frame": page(
             f"<main>{LINKS}<button id=\"held\" onblur=\"requestAnimationFrame(() => this.focus())\">"
             f"Pick a date</button>{LINKS}</main>"
+        ),
+        # The same trap on an image map's area, which has no box of its own: focus on it is
+        # still on the page.
+        "fail-area": page(
+            f'<main>{LINKS}<img src="{PIXEL}" width="100" height="100" alt="Harbour map" usemap="#harbour">'
+            '<map name="harbour"><area id="held" href="/quay" shape="rect" coords="0,0,50,50" alt="Quay"'
+            ' onblur="setTimeout(() => this.focus(), 10)"></map>'
+            f"{LINKS}</main>"
         ),
         # The page's only controls send focus to each other from their blur handlers, after a
         # timer: Tab and Shift+Tab take focus out of the page first, so a browser whose
@@ -56,6 +65,8 @@ async def test_keyboard_trap(browser, site):
     assert summary.startswith("Possible keyboard trap: after Tab") and "took focus out of the page" in summary, summary
     [framed] = outcome(results["fail-frame"], RULE).findings
     assert framed.selector == "#held"
+    [area] = outcome(results["fail-area"], RULE).findings
+    assert area.selector == "#held" and "Keyboard trap: after Tab" in area.failure_summary
     for name in ("pass", "pass-dialog"):
         passed = outcome(results[name], RULE)
         assert passed.clean and passed.tested, name

@@ -7,8 +7,10 @@
 // controls took focus meanwhile, such a script cannot take it back; here it can. The tracker
 // is installed by the first read, so it sees every press after the first.
 async function (waitMs) {
-  const focusable = (el) => !el.disabled && !el.closest('[inert]')
-    && (el.checkVisibility ? el.checkVisibility({visibilityProperty: true}) : a11yProbe.isRendered(el));
+  // An image map's area has no box of its own: its image's shows it.
+  const shown = (el) => (el.localName === 'area' ? true
+    : el.checkVisibility ? el.checkVisibility({visibilityProperty: true}) : a11yProbe.isRendered(el));
+  const focusable = (el) => !el.disabled && !el.closest('[inert]') && shown(el);
   const key = Symbol.for('a11y.focusExits');
   let exits = window[key];
   if (!exits) {
