@@ -41,4 +41,4 @@ async def test_a_short_soak_leaves_nothing_behind(site, tmp_path):
     assert after.fds <= before.fds + 2, (before, after)
     growth = before.growth(after)
     assert growth["rss_kb"] < 0.10, (before, after)
-    assert growth["browser_pss_kb"] < 0.10, (before, after)
+    assert growth["browser_private_kb"] < 0.10, (before, after)
