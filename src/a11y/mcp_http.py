@@ -20,6 +20,7 @@ import argparse
 import logging
 import signal
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -140,7 +141,10 @@ class StandingStreams:
 async def serve_http(app: ASGIApp, host: str, port: int, *,
                      shutdown: Callable[[], Any] | None = None,
                      task_status: trio.TaskStatus[list[str]] | Any = None) -> None:
-    """Serve ``app`` on ``host:port`` until ``shutdown`` returns (by default: SIGINT or SIGTERM)."""
+    """Serve ``app`` on ``host:port`` until ``shutdown`` returns (by default: SIGINT or SIGTERM).
+
+    Port 0 takes any free port; the address actually bound is logged and handed to
+    ``task_status``."""
     import trio
     from hypercorn.config import Config
     from hypercorn.trio import serve
@@ -156,9 +160,11 @@ async def serve_http(app: ASGIApp, host: str, port: int, *,
         await (shutdown or _signalled)()
         streams.end()
 
-    log.info("MCP Streamable HTTP on http://%s:%d/mcp", host, port)
-    await serve(streams, config, shutdown_trigger=stopping,  # type: ignore[arg-type]
-                task_status=task_status or trio.TASK_STATUS_IGNORED)
+    async with trio.open_nursery() as nursery:
+        binds: list[str] = await nursery.start(partial(
+            serve, streams, config, shutdown_trigger=stopping))  # type: ignore[arg-type]
+        log.info("MCP Streamable HTTP on %s", ", ".join(f"{bind}/mcp" for bind in binds))
+        (task_status or trio.TASK_STATUS_IGNORED).started(binds)
 
 
 async def _signalled() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import threading
 
 import pytest
@@ -14,21 +13,14 @@ from audit.engine import EngineLimits, run_audit
 from audit.failures import AuditFailed
 from cdpdriver import launch
 from tests.audit.support import make_request
-from tests.support.site import Request, Response
+from tests.support.site import Request, Response, refused_url
 
 #: Also part of the fault suite (issue #17): ``pytest -m faults`` runs it with tests/faults.
 pytestmark = pytest.mark.faults
 
 
-def closed_port() -> int:
-    """A local port nothing listens on (bound, then released)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 async def test_connection_refused_is_navigation_failed(browser):
-    url = f"http://127.0.0.1:{closed_port()}/"
+    url = refused_url()
     with pytest.raises(AuditFailed) as info:
         await run_audit(browser, make_request(url), EngineLimits(navigation_timeout=10))
     failure = info.value

@@ -29,7 +29,7 @@ from schemathesis.specs.openapi.checks import ignored_auth, positive_data_accept
 
 from a11y.service.outages import OUTAGE_CODES
 from audit.models import AUDIT_ERROR_CODES
-from tests.support.ports import free_port
+from tests.support.ports import listening_port
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The 5xx codes the document promises: a failed audit, no browser to run it, or the run
@@ -40,17 +40,16 @@ DOCUMENTED_5XX = {*AUDIT_ERROR_CODES, "browser_unavailable", "service_unavailabl
 
 @pytest.fixture(scope="module")
 def service_url(chromium, tmp_path_factory) -> Iterator[str]:
-    port = free_port()
     data = tmp_path_factory.mktemp("fuzz-data")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "a11y", "serve", "--host", "127.0.0.1", "--port", str(port),
+        [sys.executable, "-m", "a11y", "serve", "--host", "127.0.0.1", "--port", "0",
          "--browser-url", chromium.ws_url, "--data-dir", str(data), "--navigation-timeout", "3",
          "--audit-timeout", "10", "--block-private-networks"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
-    url = f"http://127.0.0.1:{port}"
     try:
+        url = f"http://127.0.0.1:{listening_port(proc)}"
         deadline = time.monotonic() + 60
         while True:
             try:

@@ -5,20 +5,13 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import socket
 
 import trio
 
 import a11y.service.handlers
 from a11y.service import ServiceConfig, create_app
 from tests.service.conftest import CLEAN, VIOLATIONS, assert_error, client_for, service_for
-
-
-def _free_port() -> int:
-    """A port nothing listens on (bound, then released)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from tests.support.site import refused_url
 
 
 async def _wait_entered(gate) -> None:
@@ -69,7 +62,7 @@ async def test_audit_of_a_clean_page_is_conformant(client, site):
 
 
 async def test_connection_refused_is_navigation_failed(client):
-    url = f"http://127.0.0.1:{_free_port()}/"
+    url = refused_url()
     error = assert_error(await client.post("/audit", json={"url": url}), 500, "navigation_failed")
     assert "ERR_CONNECTION_REFUSED" in error["message"] + str(error["details"])
 

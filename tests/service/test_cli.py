@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import socket
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -23,6 +22,7 @@ from a11y.cli import main as cli_main
 from audit.models import AuditRequest, ErrorInfo, PageResult
 from tests.service.conftest import CLEAN, VIOLATIONS
 from tests.support.sarif import validate_sarif
+from tests.support.site import refused_url
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN_TIMEOUT = 180
@@ -34,12 +34,6 @@ LINKED = """<!doctype html><html lang="en"><head><title>{title}</title></head>
 
 def _page(title: str, *links: str) -> str:
     return LINKED.format(title=title, links="".join(f'<p><a href="{h}">{h}</a></p>' for h in links))
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _run(argv: list[str]) -> subprocess.CompletedProcess[str]:
@@ -58,7 +52,7 @@ def runs(site, tmp_path_factory) -> dict[str, Future]:
     start = site.route("/cli/site/", _page("Home", "/cli/site/a", "/cli/site/b"))
     site.route("/cli/site/a", _page("A", "/cli/site/"))
     site.route("/cli/site/b", _page("B", "/cli/site/a"))
-    refused = f"http://127.0.0.1:{_free_port()}/"
+    refused = refused_url()
     # The CLI's defaults (the interaction phase on) in the first two; the others are about
     # formats, exits and progress, and read the DOM only (a cold CLI's phase costs a second).
     static = "--no-interaction"

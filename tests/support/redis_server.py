@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -27,6 +26,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from tests.support.ports import free_port, port_of
 from tests.support.reaper import reaper
 
 _START_ATTEMPTS = 3
@@ -46,12 +46,6 @@ def find_redis_server() -> str:
             pytrace=False,
         )
     return found
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class RedisServer:
@@ -143,11 +137,12 @@ class RedisServer:
             while time.monotonic() < deadline:
                 if self.process.poll() is not None:
                     return False
-                try:
-                    if client.ping():
+                try:  # an answer is ours only if our process holds the port
+                    if client.ping() and port_of(self.process.pid) == self.port:
                         return True
                 except (redis.ConnectionError, redis.TimeoutError):  # not up yet, or loading
-                    time.sleep(0.02)
+                    pass
+                time.sleep(0.02)
             return False
         finally:
             client.close()

@@ -119,9 +119,6 @@ class Site:
 
 def refused_url() -> str:
     """A loopback URL where nothing listens (a safe port, unlike the well-known ones)."""
-    import socket
+    from tests.support.ports import free_port
 
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/"
+    return f"http://127.0.0.1:{free_port()}/"

@@ -14,7 +14,6 @@ eras, with and without the ``context`` argument, under profiles, ``--list-tools`
 from __future__ import annotations
 
 import re
-import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
@@ -144,21 +143,15 @@ def test_the_catalog_is_the_specs_169_names_in_the_documented_order():
         assert spec == order
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @asynccontextmanager
 async def _served(config: ServerConfig) -> AsyncIterator[str]:
     """The Streamable HTTP app served in this trio run (listing starts no browser)."""
-    port, stop = _free_port(), trio.Event()
+    stop = trio.Event()
     async with trio.open_nursery() as nursery:
-        await nursery.start(partial(serve_http, build_http_app(config, "127.0.0.1"), "127.0.0.1", port,
-                                    shutdown=stop.wait))
+        binds = await nursery.start(partial(serve_http, build_http_app(config, "127.0.0.1"), "127.0.0.1", 0,
+                                            shutdown=stop.wait))
         try:
-            yield f"http://127.0.0.1:{port}/mcp"
+            yield f"{binds[0]}/mcp"
         finally:
             stop.set()
 

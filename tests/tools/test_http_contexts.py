@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from mcp import Client
 
 from a11y.mcp_http import add_context_options, serve_http
 from a11y.mcp_server import build_http_app, config_from_args
+from tests.support.ports import listening_port
 from tests.tools.conftest import ToolClient
 from tools.session import ServerConfig
 
@@ -64,26 +64,9 @@ class Agent(ToolClient):
         return await super().call_with_images(name, args)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        assert proc.poll() is None, "the server exited"
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            assert time.monotonic() < deadline, "the server did not open its port"
-            time.sleep(0.05)
-
-
-def _start(port: int, output: Path, *extra: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "a11y", "mcp", "--http", "--port", str(port),
+def _start(output: Path, *extra: str) -> subprocess.Popen[bytes]:
+    """A server process on a port of its own choosing (:func:`listening_port` reads it)."""
+    return subprocess.Popen([sys.executable, "-m", "a11y", "mcp", "--http", "--port", "0",
                              "--output-dir", str(output), *extra],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -91,10 +74,10 @@ def _start(port: int, output: Path, *extra: str) -> subprocess.Popen[bytes]:
 @pytest.fixture(scope="module")
 def server(chromium, tmp_path_factory):
     """One HTTP server process on the shared Chromium for the module: (URL, output dir)."""
-    output, port = tmp_path_factory.mktemp("http-contexts"), _free_port()
-    proc = _start(port, output, "--browser-url", chromium.ws_url)
+    output = tmp_path_factory.mktemp("http-contexts")
+    proc = _start(output, "--browser-url", chromium.ws_url)
     try:
-        _wait_for_port(port, proc)
+        port = listening_port(proc)
         yield f"http://127.0.0.1:{port}/mcp", output
     finally:
         proc.terminate()
@@ -104,12 +87,12 @@ def server(chromium, tmp_path_factory):
 @asynccontextmanager
 async def served(config: ServerConfig) -> AsyncIterator[str]:
     """The HTTP app, with ``config``'s limits, served in this trio run; yields its URL."""
-    port, stop = _free_port(), trio.Event()
+    stop = trio.Event()
     async with trio.open_nursery() as nursery:
-        await nursery.start(partial(serve_http, build_http_app(config, "127.0.0.1"), "127.0.0.1", port,
-                                    shutdown=stop.wait))
+        binds = await nursery.start(partial(serve_http, build_http_app(config, "127.0.0.1"), "127.0.0.1", 0,
+                                            shutdown=stop.wait))
         try:
-            yield f"http://127.0.0.1:{port}/mcp"
+            yield f"{binds[0]}/mcp"
         finally:
             stop.set()
 
@@ -307,10 +290,9 @@ async def test_the_server_stops_promptly_with_clients_connected(site, tmp_path):
     browsers: dict[str, dict[int, bytes]] = {}  # the server's descendants before the stop
 
     async def stop_with(signum: signal.Signals) -> None:
-        port = _free_port()
-        proc = _start(port, tmp_path / signum.name)
+        proc = _start(tmp_path / signum.name)
         try:
-            await trio.to_thread.run_sync(_wait_for_port, port, proc)
+            port = await trio.to_thread.run_sync(listening_port, proc)
             url = f"http://127.0.0.1:{port}/mcp"
             async with trio.open_nursery() as nursery:
                 for mode in ("legacy", "auto"):

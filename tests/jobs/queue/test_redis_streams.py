@@ -19,7 +19,7 @@ from jobs.queue import (
     open_queue,
     redact_url,
 )
-from tests.support.redis_server import free_port
+from tests.support.ports import free_port
 
 from .conftest import LEASE_MS
 

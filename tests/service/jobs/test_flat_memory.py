@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import trio
 
-from tests.support.ports import free_port
+from tests.support.ports import listening_port
 from tests.support.site import Response, Site
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -52,16 +52,16 @@ def rss(pid: int) -> int:
 
 async def test_a_long_crawl_runs_in_flat_service_memory(chromium, site, tmp_path):
     start = small_site(site, "jobs-flat", PAGES)
-    port = free_port()
     with open(tmp_path / "service.log", "wb") as log:
         service = subprocess.Popen(
-            [sys.executable, "-m", "a11y", "serve", "--port", str(port), "--data-dir", str(tmp_path / "data"),
+            [sys.executable, "-m", "a11y", "serve", "--port", "0", "--data-dir", str(tmp_path / "data"),
              "--browser-url", chromium.ws_url, "--concurrency", "2"],
             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
             stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
         )
     samples: dict[str, tuple[int, int]] = {}
     try:
+        port = await trio.to_thread.run_sync(listening_port, service)
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
             with trio.fail_after(60):
                 while True:
