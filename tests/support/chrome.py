@@ -1,4 +1,5 @@
-"""One Chromium for the whole test session, started without trio.
+"""One Chromium for a whole test session (with xdist, one per worker: each worker is a
+session of its own), started without trio.
 
 pytest-trio runs each test in its own trio run, so the shared browser is a
 plain process; each test connects to it over its websocket and works in its

@@ -19,8 +19,9 @@ changed the document, every element after that is read the second way.
 
 Fails: a link, a button or any other control on which focus changes nothing. Needs review: a
 text field on which it changes nothing (its caret may be all the sign it has). Not judged: an
-element that does not keep focus, elements in frames (moving focus into a frame would move it
-in the page around it), and every element of a document without focus, where no focus style
+element that does not keep focus, a frame or embedded content itself (an ``iframe``,
+``object`` or ``embed``: its focus shows inside it) and the elements in frames (moving focus
+into a frame would move it in the page around it), and every element of a document without focus, where no focus style
 applies (the engine's tabs emulate a focused page, :mod:`audit.tab_setup`, so that every audit,
 one tab or many, judges the same elements). Focus, selection, scroll position and transitions
 are put back afterwards.

@@ -133,7 +133,8 @@ class _Walk:
 
 async def _find_cycle(walk: _Walk, limit: int) -> list[dict[str, Any]] | None:
     """Tab through the page until every element has been passed and focus left the document,
-    or focus comes back to an element without having left: that cycle, else None."""
+    or focus comes back to an element without having left: that cycle, else None (also when
+    the ``limit`` presses ran out with focus on a new element each time)."""
     since_exit: list[dict[str, Any]] = []
     before_exit: set[int] = set()
     exited = False
@@ -210,9 +211,12 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
         yield Outcome(document, "passed", "No script listens for key or focus events: focus cannot be held.")
         return
     walk = _Walk(probe)
-    cycle = await _find_cycle(walk, min(MAX_PRESSES, 2 * count + 6))
+    limit = min(MAX_PRESSES, 2 * count + 6)
+    cycle = await _find_cycle(walk, limit)
     if cycle is None:
-        yield Outcome(document, "passed", f"Tab ×{walk.presses} went round the page and out of it.")
+        went = ("moved focus to a new element each time, never back to one it had left"
+                if walk.presses >= limit else "went round the page and out of it")
+        yield Outcome(document, "passed", f"Tab ×{walk.presses} {went}.")
         return
     tabs = walk.presses
     verdict, tried = _judged(walk, *await _way_out(walk, probe, cycle, count))
