@@ -9,7 +9,9 @@ about the ones that may; whether any other text describes its link is the LLM ju
 At level AAA the context does not count: a link whose accessible name is "click here", "read
 more", "more", "here", "go", "this", "learn more" or the like (the list of
 ``a11y-link-text-in-context``) fails, whatever surrounds it, and so does one named only by a
-file format ("HTML", "PDF", "EPUB", "Plain text"): it says which format, not which document. A
+file format ("HTML", "PDF", "EPUB", "Plain text"): it says which format, not which document
+(unless the link's fragment or last path segment is named after that word, "csv" to
+``whatsnew.html#csv``: then the word names a topic, as in technical documentation). A
 name that is a bare web address needs review (an address can say where a link leads, or not),
 and so does "this" or "that" with one word ("this product"), which points at something only
 its context names.

@@ -1,6 +1,7 @@
 """a11y-link-text-alone (ACT aizyf1) on the kinds of link text that need their context by
 construction, through the real engine at AAA: a file format alone ("HTML", "Plain text") and
-"Go" fail, "this" with one word ("this product") needs review, and the same words inside a
+"Go" fail (but not a format's name on a link to a topic named after it: "csv" to #csv),
+"this" with one word ("this product") needs review, and the same words inside a
 longer name pass; links hidden from everyone are not its business."""
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ async def test_link_text_alone_formats_and_pointers(browser, site):
                 "<main><h1>Downloads</h1><ul>"
                 + BOOK.format('<a id="html" href="/ulysses.html"> HTML </a>')
                 + BOOK.format('<a id="txt" href="/ulysses.txt">Plain text</a>')
+                + BOOK.format('<a id="csv" href="/data/ulysses-words.csv">CSV</a>')
                 + '</ul><p><a id="go" href="/search">Go</a></p></main>'
             ),
             "review": page(
@@ -31,7 +33,12 @@ async def test_link_text_alone_formats_and_pointers(browser, site):
                 "<main><h1>Downloads</h1><ul>"
                 + BOOK.format('<a href="/ulysses.html">Ulysses in HTML</a>')
                 + BOOK.format('<a href="/ulysses.txt">Ulysses as plain text</a>')
-                + '</ul><p><a href="/desc">This week\'s bread menu</a></p></main>'
+                + '</ul><p><a href="/desc">This week\'s bread menu</a></p>'
+                # A format's name on a link to a topic named after it (technical documentation's
+                # modules and sections) says where it leads: not a file in that format.
+                + '<h2>Improved modules</h2><ul><li><a href="/whatsnew/3.8.html#csv">csv</a></li>'
+                '<li><a href="/library/json.html">json</a></li><li><a href="/docs/xml-support/">XML</a></li>'
+                '<li><a href="#plain-text-mode">Plain text</a></li></ul></main>'
             ),
             "inapplicable": page(
                 '<main><h1>Downloads</h1><p><a href="/ulysses.html" hidden>HTML</a>'
@@ -42,7 +49,7 @@ async def test_link_text_alone_formats_and_pointers(browser, site):
         checks={"interaction": False},  # a static check: the interaction phase adds nothing here
     )
     fail = outcome(results["fail"], RULE)
-    assert sorted(f.selector for f in fail.findings) == ["#go", "#html", "#txt"]
+    assert sorted(f.selector for f in fail.findings) == ["#csv", "#go", "#html", "#txt"]
     assert {(tuple(f.act_rules), tuple(f.success_criteria)) for f in fail.findings} == {
         (("aizyf1",), ("2.4.9",))
     }

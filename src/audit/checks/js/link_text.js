@@ -4,7 +4,8 @@
 // apply to an exposed link whose accessible name says nothing by itself ("click here", "read
 // more", "here", ...) or is a bare web address; 'alone' also to one named only by a file format
 // ("PDF", "EPUB", "Plain text") or by "this"/"that" and one word ("this product"), which by
-// construction need their context. 'alone' fails the phrases and the formats, and asks about
+// construction need their context (a format name on a link whose address is named after it,
+// "csv" to #csv, is a topic's name and passes). 'alone' fails the phrases and the formats, and asks about
 // addresses and "this ..."; 'context' fails the first only when no context a screen reader can reach (its
 // sentence or paragraph, list, table cell with its row and headers, the heading before it in
 // its section or the section's name, its description or title) says more, asks about it
@@ -36,6 +37,22 @@
     'zip', 'xml', 'json',
   ]);
   const DEICTIC = /^(?:this|that|these|those) [\p{L}\p{N}]+$/u;
+  // A link whose address is named after the word leads to a topic, not to a file in that
+  // format: "csv" to whatsnew.html#csv or library/csv.html, "XML" to /docs/xml-support/.
+  // Its fragment or last path segment (extension aside), in words, holds the name.
+  const namedAfter = (link, key) => {
+    let url;
+    try { url = new URL(link.href); } catch { return false; }
+    const decoded = (part) => { try { return decodeURIComponent(part); } catch { return part; } };
+    const words = (part) => decoded(part).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const wanted = words(key);
+    const holds = (part) => {
+      const found = words(part);
+      return found.some((_, i) => wanted.every((word, j) => found[i + j] === word));
+    };
+    const segment = (url.pathname.split('/').filter(Boolean).pop() || '').replace(/\.[a-z0-9]{1,5}$/i, '');
+    return wanted.length > 0 && (holds(url.hash.slice(1)) || holds(segment));
+  };
   // A name written as code names an identifier, not a generic phrase: a call ("info()", the
   // function info), an option ("--details"), or text set wholly in code, kbd, samp or var
   // ("link" in <code>, the function or the command).
@@ -182,6 +199,7 @@
         address: 'is a web address; check that it tells where the link leads',
         deictic: 'points at something its context names; check that it tells where the link leads without that context',
       };
+      if (kind === 'format' && namedAfter(node, keyOf(name))) return true;
       this.data({ name: shown, why: why[kind] || '' });
       return kind === 'generic' || kind === 'format' ? false : undefined;
     }
