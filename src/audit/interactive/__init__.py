@@ -20,6 +20,7 @@ from . import (
     click_without_keyboard,
     device_motion,
     dialog_focus,
+    flashing,
     focus_obscured,
     focus_obscured_enhanced,
     focus_order,
@@ -63,6 +64,8 @@ INTERACTIVE: tuple[InteractiveCheck, ...] = (
     revealed_state.CHECK,
     dialog_focus.CHECK,  # after revealed_state: it opens the dialogs that one saw revealed
     hover_content.CHECK,
+    # Before anything pauses or changes what plays (moving_content's pause controls).
+    flashing.CHECK,
     # Reads every image's pixels and runs OCR (tesseract): the dearest of the reading checks.
     image_of_text.CHECK,
     # Read the text in images too (tesseract), with one reading for both (image_text_reading).
