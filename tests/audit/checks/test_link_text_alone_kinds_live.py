@@ -38,7 +38,9 @@ async def test_link_text_alone_formats_and_pointers(browser, site):
                 # modules and sections) says where it leads: not a file in that format.
                 + '<h2>Improved modules</h2><ul><li><a href="/whatsnew/3.8.html#csv">csv</a></li>'
                 '<li><a href="/library/json.html">json</a></li><li><a href="/docs/xml-support/">XML</a></li>'
-                '<li><a href="#plain-text-mode">Plain text</a></li></ul></main>'
+                '<li><a href="#plain-text-mode">Plain text</a></li></ul>'
+                # A type in angle brackets names that type (Node's API documentation).
+                '<p>Returns: <a href="/docs/Operators/this">&lt;this&gt;</a></p></main>'
             ),
             "inapplicable": page(
                 '<main><h1>Downloads</h1><p><a href="/ulysses.html" hidden>HTML</a>'

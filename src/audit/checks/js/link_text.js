@@ -80,7 +80,11 @@
     node.textContent.trim().split(/\s+/).length > 6;
   const keyOf = (name) =>
     name.toLowerCase().replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '').replace(/\s+/g, ' ');
+  // A name in angle brackets is a type or a tag in technical documentation ("<this>",
+  // "<details>"), written as code is: it names that thing.
+  const NOTATION = /^<[^<>\s][^<>]*>$/;
   const kindOf = (name) => {
+    if (NOTATION.test(name)) return null;
     const key = keyOf(name);
     if (GENERIC.has(key)) return 'generic';
     if (URL_TEXT.test(name)) return 'address';
