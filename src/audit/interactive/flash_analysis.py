@@ -10,6 +10,8 @@ Two sources, both pure functions here so that they can be tested without a brows
 - :func:`animation_flashes`: a CSS or Web animation's brightness at its keyframes (read by
   ``js/flash_scan.js``), repeated as the animation repeats (a jump from the last keyframe to
   the first between iterations, or back and forth when it alternates);
+- :func:`sampled_flashes`: an element's brightness read each time a script restyled it
+  (``js/flash_watch.js``);
 - :func:`image_flashes`: the frames of an animated GIF, PNG or WebP, decoded with Pillow,
   each cut into a grid of :data:`GRID` x :data:`GRID` cells whose brightness is followed over
   time; the largest area whose cells each flash more than three times within the same second
@@ -107,6 +109,13 @@ def animation_flashes(levels: Sequence[float], iteration_ms: float, *, alternate
         window = min(window, iteration_ms)
     per_cycle = changes(cycle)
     return int(per_cycle * (window / cycle_ms)) // 2
+
+
+def sampled_flashes(samples: Sequence[Sequence[float]]) -> int:
+    """The flashes in the busiest second of (time ms, level) samples read as a script changed
+    an element (each level holds until the next sample)."""
+    times = _change_times([(float(at), float(level)) for at, level in samples])
+    return max((sum(1 for t in times if start <= t < start + 1000) // 2 for start in times), default=0)
 
 
 def image_flashes(data: bytes, width: float, height: float) -> Flashing | None:

@@ -19,9 +19,18 @@ Smaller content cannot pass the threshold, however fast it blinks.
   check it by eye, or with a flash analysis tool.
 - ``passed``: such content flashes three times a second or less, or over a smaller area.
 
-Not judged: the red flash threshold, flashing drawn by scripts (a timer that swaps classes),
-video and canvas. Cost: one page-side call; a large animated image is decoded (at most
-:data:`~.flash_analysis.MAX_FRAMES` frames, about a millisecond each).
+Flashing drawn by a script (a timer that swaps a class or a background colour) is found from the
+interaction world's log of the page's own restyling (``a11yProbe.restyled``): an element of that
+size that changes brightness :data:`WATCH` ``minChanges`` times a second is reported with a
+second of that history (the world reads an element's brightness at each change once it was
+restyled twice within 300 ms). A page waits only to complete that second, or, when its log is
+younger than a second and a script of the page runs an interval of :data:`SHORT_INTERVAL_MS`
+or less (the readiness tracker's wake-ups), to give it that second. A flasher driven by chained
+timeouts or animation frames on a page checked within a second of loading is missed.
+
+Not judged: the red flash threshold, video and canvas. Cost: two page-side calls of a few
+milliseconds; a large animated image is decoded (at most :data:`~.flash_analysis.MAX_FRAMES`
+frames, about a millisecond each); a page with a script that may flash waits up to a second.
 """
 
 from __future__ import annotations
@@ -33,17 +42,48 @@ import trio
 
 from cdpdriver.scripts import load_script
 
-from .flash_analysis import FLASH_AREA, MAX_FLASHES, animation_flashes, image_flashes
+from .flash_analysis import (
+    FLASH_AREA,
+    MAX_FLASHES,
+    animation_flashes,
+    image_flashes,
+    sampled_flashes,
+)
 from .probe import Probe
 from .spec import InteractiveCheck, Outcome, Target
 
 LIMITS = {"area": FLASH_AREA, "items": 6}
+#: Elements a script restyled this often within a second are watched this long, at most this many.
+WATCH = {"area": FLASH_AREA, "minChanges": 8, "watchMs": 1100, "items": 3}
+#: An interval of the page's this short or shorter may flash (eight changes a second, and some
+#: slack for a slow timer): a page that runs one gets a second of restyling history.
+SHORT_INTERVAL_MS = 200
+#: The phase's time left below which no element is watched.
+WATCH_RESERVE_S = 1.5
 #: The phase's time left below which no image is decoded.
 DECODE_RESERVE_S = 0.5
 
 
 def _size(item: dict[str, Any]) -> str:
     return f"{item['width']} x {item['height']} px"
+
+
+def _judged(item: dict[str, Any], flashes: int, what: str) -> Outcome:
+    """The verdict on an element seen to flash ``flashes`` times in its busiest second."""
+    if flashes <= MAX_FLASHES:
+        return Outcome(Target.from_page(item), "passed", f"{what} flashes {flashes} times a second at most.")
+    if item["known"]:
+        return Outcome(Target.from_page(item), "failed", (
+            f"{what} flashes {flashes} times a second between dark and light, over an area larger than 25% "
+            "of a 10-degree visual field (341 x 256 px): more than three flashes a second can cause seizures. "
+            "Slow it to three flashes a second or fewer, make the flashing area smaller, or lower the contrast "
+            "of the change."
+        ))
+    return Outcome(Target.from_page(item), "cantTell", (
+        f"{what} shows and hides its content {flashes} times a second; whether that is a flash depends on "
+        "the content's brightness, which its styles do not give. Check it with a flash analysis tool, or "
+        "slow it to three times a second or fewer."
+    ))
 
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
@@ -56,22 +96,15 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
             iterations=item["iterations"], active_ms=item["activeMs"],
         )
         name = f" {item['name']!r}" if item["name"] else ""
-        what = f"The animation{name} of {item['label']} ({_size(item)})"
-        if flashes <= MAX_FLASHES:
-            yield Outcome(Target.from_page(item), "passed", f"{what} flashes {flashes} times a second at most.")
-        elif item["known"]:
-            yield Outcome(Target.from_page(item), "failed", (
-                f"{what} flashes {flashes} times a second between dark and light, over an area larger than 25% "
-                "of a 10-degree visual field (341 x 256 px): more than three flashes a second can cause seizures. "
-                "Slow it to three flashes a second or fewer, make the flashing area smaller, or lower the contrast "
-                "of the change."
-            ))
-        else:
-            yield Outcome(Target.from_page(item), "cantTell", (
-                f"{what} shows and hides its content {flashes} times a second; whether that is a flash depends on "
-                "the content's brightness, which its styles do not give. Check it with a flash analysis tool, or "
-                "slow it to three times a second or fewer."
-            ))
+        yield _judged(item, flashes, f"The animation{name} of {item['label']} ({_size(item)})")
+    if probe.remaining() > WATCH_RESERVE_S:
+        short = await probe.main_world(
+            f"(globalThis[Symbol.for('a11y.wakes')] || (() => []))({SHORT_INTERVAL_MS}).includes('interval')"
+        )
+        watched = await probe.call(load_script(__package__, "flash_watch"), {**WATCH, "shortInterval": bool(short)})
+        watched = watched or {"watched": []}
+        for item in watched["watched"]:
+            yield _judged(item, sampled_flashes(item["samples"]), f"{item['label']} ({_size(item)}), which a script restyles,")
     for item in found["images"]:
         if probe.remaining() < DECODE_RESERVE_S:
             break

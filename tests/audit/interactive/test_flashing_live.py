@@ -1,5 +1,6 @@
 """a11y-flashing (WCAG 2.3.1) through the real engine: a large CSS strobe and a large GIF that
-flash five times a second fail; a large fade whose content's brightness its styles do not give
+flash five times a second fail, and so does a page whose timer swaps its background; a script
+that moves a large block as often, or recolours one twice a second, passes; a large fade whose content's brightness its styles do not give
 is left for review; slow, dim, small or moving-only look-alikes pass or do not apply; a page
 without animation is inapplicable."""
 
@@ -48,6 +49,19 @@ async def test_flashing(browser, site):
             f'<div id="strobe" style="{big};animation:strobe 200ms infinite"></div>'
             '<img id="gif" src="/interactive/flash/strobe.gif" alt="Lights" width="400" height="300"></main>'
         ),
+        "fail-script": page(
+            "<style>body.dark { background: #000 }</style><main><h1>Party</h1><p>Tonight!</p></main>"
+            # A timer swaps the page's background 20 times a second: 10 flashes.
+            "<script>setInterval(() => document.body.classList.toggle('dark'), 50);</script>"
+        ),
+        "pass-script": page(
+            f'<main><h1>Party</h1><div id="mover" style="{big};background:#000;position:relative"></div>'
+            '<div id="slow" style="width:400px;height:300px;background:#fff"></div></main>'
+            # Moved 20 times a second (no change of brightness), and recoloured twice a second.
+            "<script>let x = 0; setInterval(() => { mover.style.left = (x = (x + 1) % 50) + 'px'; }, 50);"
+            " setInterval(() => { slow.style.background = slow.style.background === 'black' ? 'white' : 'black'; }, 500);"
+            "</script>"
+        ),
         "review": page(
             f"<style>{STROBE}</style><main><h1>Party</h1>"
             f'<div id="blink" style="{big};animation:blink 150ms infinite"><p>Tonight only!</p></div></main>'
@@ -75,6 +89,10 @@ async def test_flashing(browser, site):
     gif_finding = next(f for f in fail.findings if f.selector == "#gif")
     assert "flashes 5 times a second over 120,000 px²" in (gif_finding.failure_summary or "")
     assert {tuple(f.success_criteria) for f in fail.findings} == {("2.3.1",)}
+    [script] = outcome(results["fail-script"], RULE).findings
+    assert script.selector == "html > body" and "which a script restyles, flashes" in (script.failure_summary or "")
+    moved = outcome(results["pass-script"], RULE)
+    assert moved.clean
     review = outcome(results["review"], RULE)
     assert not review.findings and [r.selector for r in review.review] == ["#blink"]
     assert "6 times a second" in review.review[0].reason

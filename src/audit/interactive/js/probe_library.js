@@ -163,6 +163,114 @@
   }).observe(document, {subtree: true, childList: true, characterData: true, characterDataOldValue: true});
   const textEdits = () => ({startedAt, edits: edits.slice()});
 
+  // How bright an element looks, from its styles (with ``overrides`` of backgroundColor,
+  // opacity, visibility and filter, as an animation's keyframe sets them): its background
+  // colour at its opacity over the nearest opaque background behind it (the canvas's white at
+  // the top), through its brightness and invert filters. {level (relative luminance), shown
+  // (how much of it shows, 0 to 1), known (false under a background image, or when it shows or
+  // hides content without a background of its own)}.
+  let paint = null;
+  const rgba = (value) => {
+    if (!value || value === 'transparent') return [0, 0, 0, 0];
+    paint = paint || document.createElement('canvas').getContext('2d', {willReadFrequently: true});
+    paint.clearRect(0, 0, 1, 1);
+    paint.fillStyle = '#000';
+    paint.fillStyle = value;
+    paint.fillRect(0, 0, 1, 1);
+    const [r, g, b, a] = paint.getImageData(0, 0, 1, 1).data;
+    return [r, g, b, a / 255];
+  };
+  const linear = (c) => { const s = c / 255; return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+  const luminance = ([r, g, b]) => 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+  const behind = (el) => {
+    for (let node = el.parentElement; node; node = node.parentElement) {
+      const cs = getComputedStyle(node);
+      if (cs.backgroundImage && cs.backgroundImage !== 'none') return null;
+      const colour = rgba(cs.backgroundColor);
+      if (colour[3] >= 0.99) return colour;
+    }
+    return [255, 255, 255, 1];
+  };
+  const amount = (match) => (match ? parseFloat(match[1]) / (match[2] ? 100 : 1) : null);
+  const brightness = (el, overrides = {}) => {
+    const cs = getComputedStyle(el);
+    const pick = (name) => (overrides[name] !== undefined ? overrides[name] : cs[name]);
+    const background = rgba(pick('backgroundColor'));
+    let shown = parseFloat(pick('opacity'));
+    if (!Number.isFinite(shown)) shown = 1;
+    if (pick('visibility') === 'hidden' || cs.display === 'none') shown = 0;
+    const under = behind(el);
+    // Showing and hiding an element without a background of its own shows and hides its
+    // content, whose brightness the styles do not give.
+    const known = under !== null && (!cs.backgroundImage || cs.backgroundImage === 'none') && !(shown < 1 && background[3] < 0.99);
+    const base = under || [255, 255, 255, 1];
+    const cover = background[3] * shown;
+    let level = luminance([0, 1, 2].map((i) => background[i] * cover + base[i] * (1 - cover)));
+    const filter = String(pick('filter') || '');
+    const bright = amount(/brightness\(([\d.]+)(%?)\)/.exec(filter));
+    const invert = amount(/invert\(([\d.]+)(%?)\)/.exec(filter));
+    if (bright !== null) level = Math.min(1, level * bright);
+    if (invert !== null) level = level * (1 - invert) + (1 - level) * invert;
+    return {level: Math.round(level * 1000) / 1000, shown, known};
+  };
+
+  // The page's own changes of class attributes, and of style attributes where a brightness
+  // property changed (background, colour, opacity, visibility, filter), since this world was
+  // made: a script that flashes content swaps one of them many times a second
+  // (a11y-flashing). Moving things by script changes other properties and is not logged.
+  // An element changed twice within 300 ms is then watched: its brightness is read at each
+  // change (at most WATCHED elements, SAMPLES reads each), so that the check finds the history
+  // it needs without waiting. {startedAt, restyles: entries {el, at}, the latest 400,
+  // watched: [{el, samples: [[at, level, shown, known]]}]}.
+  const restyles = [];
+  const WATCHED = 4;
+  const SAMPLES = 160;
+  const recent = new Map();
+  const watched = new Map();
+  const BRIGHT = /^(background|background-color|color|opacity|visibility|filter|display)$/;
+  const declarations = (value) => new Map((value || '').split(';').map((part) => {
+    const at = part.indexOf(':');
+    return at < 0 ? null : [part.slice(0, at).trim().toLowerCase(), part.slice(at + 1).trim()];
+  }).filter(Boolean));
+  const brightnessChanged = (before, after) => {
+    const old = declarations(before);
+    const now = declarations(after);
+    for (const name of new Set([...old.keys(), ...now.keys()])) {
+      if (BRIGHT.test(name) && old.get(name) !== now.get(name)) return true;
+    }
+    return false;
+  };
+  new MutationObserver((records) => {
+    const at = performance.now();
+    const changed = new Set();
+    for (const record of records) {
+      const el = record.target;
+      if (record.attributeName === 'style' && !brightnessChanged(record.oldValue, el.getAttribute('style'))) continue;
+      restyles.push({el, at});
+      changed.add(el);
+    }
+    if (restyles.length > 400) restyles.splice(0, restyles.length - 400);
+    for (const el of changed) {
+      let watch = watched.get(el);
+      if (!watch) {
+        const times = (recent.get(el) || []).filter((t) => at - t < 300);
+        times.push(at);
+        if (recent.size > 500) recent.clear();
+        recent.set(el, times);
+        if (times.length < 2 || watched.size >= WATCHED) continue;
+        watch = [];
+        watched.set(el, watch);
+      }
+      if (watch.length < SAMPLES) {
+        const {level, shown, known} = brightness(el);
+        watch.push([at, level, shown, known]);
+      }
+    }
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ['class', 'style'], attributeOldValue: true});
+  const restyled = () => ({
+    startedAt, restyles: restyles.slice(), watched: [...watched].map(([el, samples]) => ({el, samples: samples.slice()})),
+  });
+
   // The element an axe target names (one selector, or a list through shadow roots), or null.
   const byTarget = (path) => {
     let root = document;
@@ -184,6 +292,6 @@
   };
 
   Object.defineProperty(globalThis, 'a11yProbe', {
-    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits, byTarget, decodedImage}),
+    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits, restyled, brightness, byTarget, decodedImage}),
   });
 })();
