@@ -28,7 +28,7 @@ younger than a second and a script of the page runs an interval of :data:`SHORT_
 or less (the readiness tracker's wake-ups), to give it that second. A flasher driven by chained
 timeouts or animation frames on a page checked within a second of loading is missed.
 
-Not judged: the red flash threshold, video and canvas. Cost: two page-side calls of a few
+Not judged: the red flash threshold, video and canvas. Cost: three page-side calls of a few
 milliseconds; a large animated image is decoded (at most :data:`~.flash_analysis.MAX_FRAMES`
 frames, about a millisecond each); a page with a script that may flash waits up to a second.
 """

@@ -170,8 +170,16 @@
   // (how much of it shows, 0 to 1), known (false under a background image, or when it shows or
   // hides content without a background of its own)}.
   let paint = null;
+  const RGB = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+)(%?))?\s*\)$/;
   const rgba = (value) => {
     if (!value || value === 'transparent') return [0, 0, 0, 0];
+    // Computed colours come as rgb() or rgba(); anything else (a keyframe's "#fff") is parsed
+    // by drawing it.
+    const plain = RGB.exec(value);
+    if (plain) {
+      const alpha = plain[4] === undefined ? 1 : parseFloat(plain[4]) / (plain[5] ? 100 : 1);
+      return [+plain[1], +plain[2], +plain[3], alpha];
+    }
     paint = paint || document.createElement('canvas').getContext('2d', {willReadFrequently: true});
     paint.clearRect(0, 0, 1, 1);
     paint.fillStyle = '#000';
