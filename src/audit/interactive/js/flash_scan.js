@@ -43,9 +43,8 @@ function (limits) {
   const images = [];
   for (const el of document.images) {
     if (images.length >= limits.items) break;
-    const url = el.currentSrc || el.src || '';
-    if (!url || !el.complete || !visible(el)) continue;
-    if (!/\.(gif|png|apng|webp)(\?|#|$)|^data:image\/(gif|png|apng|webp)/i.test(url) && !/gif|webp/i.test(url)) continue;
+    const url = a11yProbe.animatedSource(el);
+    if (!url || !visible(el)) continue;
     const r = el.getBoundingClientRect();
     if (r.width * r.height < limits.area || !inView(r)) continue;
     images.push({label: a11yProbe.label(el), ...a11yProbe.describe(el), url, width: Math.round(r.width), height: Math.round(r.height)});

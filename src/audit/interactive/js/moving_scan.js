@@ -81,9 +81,8 @@ function (limits) {
   const images = [];
   for (const el of document.images) {
     if (images.length >= limits.images) break;
-    const src = el.currentSrc || el.src || '';
-    if (!src || !el.complete || !visible(el)) continue;
-    if (!/\.(gif|png|apng|webp)(\?|#|$)|^data:image\/(gif|png|apng|webp)/i.test(src) && !/gif|webp/i.test(src)) continue;
+    const src = a11yProbe.animatedSource(el);
+    if (!src || !visible(el)) continue;
     const r = el.getBoundingClientRect();
     if (r.width * r.height < limits.minImageArea || !onPage(r)) continue;
     images.push({...keep(el, {kind: 'image'}), url: src, alt: el.getAttribute('alt') || '', loading: loading(el)});

@@ -279,6 +279,14 @@
     startedAt, restyles: restyles.slice(), watched: [...watched].map(([el, samples]) => ({el, samples: samples.slice()})),
   });
 
+  // The address of a loaded image whose file may be animated (GIF, APNG, WebP, told by its
+  // address; Python reads the frames), or '': for a11y-moving-content and a11y-flashing.
+  const MAY_ANIMATE = /\.(gif|png|apng|webp)(\?|#|$)|^data:image\/(gif|png|apng|webp)|gif|webp/i;
+  const animatedSource = (img) => {
+    const src = img.currentSrc || img.src || '';
+    return src && img.complete && MAY_ANIMATE.test(src) ? src : '';
+  };
+
   // The element an axe target names (one selector, or a list through shadow roots), or null.
   const byTarget = (path) => {
     let root = document;
@@ -300,6 +308,6 @@
   };
 
   Object.defineProperty(globalThis, 'a11yProbe', {
-    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits, restyled, brightness, byTarget, decodedImage}),
+    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits, restyled, brightness, animatedSource, byTarget, decodedImage}),
   });
 })();
