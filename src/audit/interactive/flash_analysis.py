@@ -115,7 +115,7 @@ def sampled_flashes(samples: Sequence[Sequence[float]]) -> int:
     """The flashes in the busiest second of (time ms, level) samples read as a script changed
     an element (each level holds until the next sample)."""
     times = _change_times([(float(at), float(level)) for at, level in samples])
-    return max((sum(1 for t in times if start <= t < start + 1000) // 2 for start in times), default=0)
+    return max((_flashes_from(times, start) for start in times), default=0)
 
 
 def image_flashes(data: bytes, width: float, height: float) -> Flashing | None:
@@ -152,11 +152,16 @@ def image_flashes(data: bytes, width: float, height: float) -> Flashing | None:
     per_cell = [_change_times([(t, cells[i]) for t, cells in frames]) for i in range(GRID * GRID)]
     best = Flashing(0, 0.0)
     for start in sorted({t for t, _ in frames}):
-        counts = [sum(1 for t in times if start <= t < start + 1000) // 2 for times in per_cell]
+        counts = [_flashes_from(times, start) for times in per_cell]
         found = Flashing(max(counts), sum(1 for c in counts if c > MAX_FLASHES) * cell_area)
         if (found.fails, found.area, found.per_second) > (best.fails, best.area, best.per_second):
             best = found
     return best
+
+
+def _flashes_from(times: Sequence[float], start: float) -> int:
+    """The flashes (pairs of changes) among change ``times`` in the second from ``start``."""
+    return sum(1 for t in times if start <= t < start + 1000) // 2
 
 
 _LINEAR = [((c / 255) / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4) for c in range(256)]

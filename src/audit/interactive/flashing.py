@@ -92,7 +92,7 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
         return
     for item in found["animations"]:
         flashes = animation_flashes(
-            [level["luminance"] for level in item["levels"]], item["iterationMs"], alternate=item["alternate"],
+            item["levels"], item["iterationMs"], alternate=item["alternate"],
             iterations=item["iterations"], active_ms=item["activeMs"],
         )
         name = f" {item['name']!r}" if item["name"] else ""

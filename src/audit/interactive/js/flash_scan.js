@@ -1,5 +1,5 @@
 /* global a11yProbe */
-// Function expression (limits): what may flash now, large enough to matter ({animations, images}). An animation is a running CSS or Web animation of a visible element of limits.area CSS px² or more whose keyframes change its brightness (background colour, opacity, visibility, a brightness or invert filter): {label, ...describe, area, name, iterationMs, iterations (null: for ever), alternate, activeMs (null: for ever), levels: [{offset, luminance}], known}: each keyframe's brightness as a11yProbe.brightness reads it; known is false (and each level is how much of the element shows) when that brightness cannot be read from its styles (a background image, or content shown and hidden without a background of its own). An image is a visible img of limits.area CSS px² or more that may be animated (GIF, PNG, WebP): {label, ...describe, url, width, height}; Python reads its frames.
+// Function expression (limits): what may flash now, large enough to matter ({animations, images}). An animation is a running CSS or Web animation of a visible element of limits.area CSS px² or more whose keyframes change its brightness (background colour, opacity, visibility, a brightness or invert filter): {label, ...describe, area, name, iterationMs, iterations (null: for ever), alternate, activeMs (null: for ever), levels: [luminance, in keyframe order], known}: each keyframe's brightness as a11yProbe.brightness reads it; known is false (and each level is how much of the element shows) when that brightness cannot be read from its styles (a background image, or content shown and hidden without a background of its own). An image is a visible img of limits.area CSS px² or more that may be animated (GIF, PNG, WebP): {label, ...describe, url, width, height}; Python reads its frames.
 function (limits) {
   const visible = (el) => el.isConnected && (el.checkVisibility
     ? el.checkVisibility({visibilityProperty: true})
@@ -25,7 +25,7 @@ function (limits) {
     }));
     const known = read.every((one) => one.known);
     // For want of its content's brightness, how much of the element shows stands in for it.
-    const levels = frames.map((frame, i) => ({offset: frame.computedOffset, luminance: known ? read[i].level : read[i].shown}));
+    const levels = read.map((one) => (known ? one.level : one.shown));
     const timing = effect.getComputedTiming();
     const iterationMs = Number(timing.duration) || 0;
     if (iterationMs <= 0) continue;
