@@ -35,7 +35,9 @@ async def test_sensory_references(browser, site):
                 "<main><h1>Renew</h1>" + TWO_BUTTONS + TWO_LINKS
                 + "<p>When you are done, press the green Save button.</p>"
                 "<p>Click the link on the right, \u201cForm A12\u201d, to get the form.</p>"
-                "<p>Press the button below to go on.</p></main>"
+                "<p>Press the button below to go on.</p>"
+                # Named by its text, whatever its value attribute holds.
+                '<button type="button" value="submit-form">Send</button><p>Then press the red button, Send.</p></main>'
             ),
             "pass-single": page(
                 '<main><h1>Subscribe</h1><p>Press the green button to subscribe.</p>'

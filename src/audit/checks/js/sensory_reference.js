@@ -106,7 +106,7 @@
         for (const el of doc.querySelectorAll(selector)) {
           if (!el.checkVisibility || !el.checkVisibility({ visibilityProperty: true })) continue;
           kinds[kind] += 1;
-          const name = (el.getAttribute('aria-label') || el.value || el.getAttribute('alt') || el.textContent || '')
+          const name = (el.getAttribute('aria-label') || (el.localName === 'input' ? el.value : '') || el.getAttribute('alt') || el.textContent || '')
             .replace(/\s+/g, ' ').trim().toLowerCase();
           if (name.length >= 3) names.add(name);
         }
