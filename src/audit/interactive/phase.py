@@ -179,6 +179,7 @@ async def interact(
     try:
         with trio.fail_after(CALL_TIMEOUT):
             await probe.main_world(call_expression(load_script(__package__, "submission_guard")))
+            await probe.call(load_script(__package__, "phase_begin"))
     except (CDPError, JavaScriptError, trio.TooSlowError) as exc:
         report.info.skipped = [
             _skip(c, "unresponsive", f"The page did not answer: {exc}") for c in checks

@@ -13,7 +13,8 @@ in a right-to-left page): the line boxes of text, images, media and controls, no
 and only the part that scrolling the document shows (a part inside a box that scrolls or
 clips on its own is that box's business). Each piece is charged to the outermost box that
 sticks out with it (a 900 px wide ``div``), or to its own element when only the content
-overflows (a long word or URL), and classed:
+overflows (a long word or URL), and classed (a box out of the flow that the phase's own actions
+opened or moved is left out: ``a11yProbe.openedInPhase``):
 
 - ``failed``: text, navigation or form controls stick out :data:`TOLERANCE` px (a tenth of the
   width) or more.

@@ -1,6 +1,6 @@
 """a11y-hover-content through the real engine: a tooltip that vanishes when the pointer moves
 onto it, and a hover menu that Escape cannot dismiss over other text, fail; a tooltip that can
-be hovered, dismissed and focused passes; a title attribute and a colour change on hover do
+be hovered, dismissed (at once, or by a timer a moment after Escape) and focused passes; a title attribute and a colour change on hover do
 not apply."""
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ STYLE = (
 TEXT = "<p>Fresh bread every morning, cakes to order, and coffee by the harbour until six.</p>"
 
 
-def tooltip(*, hoverable: bool, escape: bool) -> str:
-    """A button whose tooltip opens on hover and focus, beside it."""
+def tooltip(*, hoverable: bool, escape: bool, escape_after_ms: int = 0) -> str:
+    """A button whose tooltip opens on hover and focus, beside it; Escape hides it at once or,
+    as widgets with a hide delay or effect do, ``escape_after_ms`` later."""
     leave = (
         "let timer; const hide = () => { timer = setTimeout(() => { tip.hidden = true; }, 100); };"
         "const keep = () => clearTimeout(timer);"
@@ -36,7 +37,8 @@ def tooltip(*, hoverable: bool, escape: bool) -> str:
         "b.addEventListener('focus', () => { tip.hidden = false; });"
         "b.addEventListener('blur', () => { tip.hidden = true; });"
         + leave
-        + ("document.addEventListener('keydown', (e) => { if (e.key === 'Escape') tip.hidden = true; });" if escape else "")
+        + ("document.addEventListener('keydown', (e) => { if (e.key === 'Escape') setTimeout(() => { tip.hidden = true; }, "
+           f"{escape_after_ms}); }});" if escape else "")
         + "</script>"
     )
 
@@ -63,6 +65,8 @@ async def test_hover_content(browser, site):
         "fail-tooltip": page(f"<main><h1>Visit</h1>{tooltip(hoverable=False, escape=True)}{TEXT}</main>", head=STYLE),
         "fail-menu": page(f"{MENU}<main><h1>Our bakery</h1>{TEXT}{TEXT}</main>", head=STYLE),
         "pass": page(f"<main><h1>Visit</h1>{tooltip(hoverable=True, escape=True)}{TEXT}</main>", head=STYLE),
+        "pass-hide-delay": page(
+            f"<main><h1>Visit</h1>{tooltip(hoverable=True, escape=True, escape_after_ms=250)}{TEXT}</main>", head=STYLE),
         # The browser's own tooltip and a colour transition on hover.
         "inapplicable": page(
             f'<main><h1>Visit</h1><p><a href="/hours" title="Monday to Saturday">Opening hours</a></p>{TEXT}</main>',
@@ -79,7 +83,8 @@ async def test_hover_content(browser, site):
     [menu] = outcome(results["fail-menu"], RULE).findings
     assert menu.selector == "#products"
     assert "but Escape does not dismiss it and it covers other content" in (menu.failure_summary or "")
-    passed = outcome(results["pass"], RULE)
-    assert passed.clean and passed.tested
+    for name in ("pass", "pass-hide-delay"):
+        passed = outcome(results[name], RULE)
+        assert passed.clean and passed.tested, (name, passed)
     inapplicable = outcome(results["inapplicable"], RULE)
     assert inapplicable.clean and not inapplicable.tested

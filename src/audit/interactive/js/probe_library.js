@@ -146,6 +146,9 @@
   // the latest 300.
   const startedAt = performance.now();
   const edits = [];
+  // When each element was last put in the document or restyled (class or style), for
+  // openedInPhase.
+  const changedAt = new WeakMap();
   const textOf = (nodes) => [...nodes].map((n) => n.data).join('');
   new MutationObserver((records) => {
     const at = performance.now();
@@ -158,6 +161,7 @@
         if (nodes.length && nodes.every((n) => n.nodeType === 3) && textOf(record.addedNodes) !== textOf(record.removedNodes)) el = record.target;
       }
       if (el && el.nodeType === 1) edits.push({el, at});
+      for (const node of record.addedNodes) if (node.nodeType === 1) changedAt.set(node, at);
     }
     if (edits.length > 300) edits.splice(0, edits.length - 300);
   }).observe(document, {subtree: true, childList: true, characterData: true, characterDataOldValue: true});
@@ -253,6 +257,7 @@
     const changed = new Set();
     for (const record of records) {
       const el = record.target;
+      changedAt.set(el, at);
       if (record.attributeName === 'style' && !brightnessChanged(record.oldValue, el.getAttribute('style'))) continue;
       restyles.push({el, at});
       changed.add(el);
@@ -281,6 +286,22 @@
 
   // The address of a loaded image whose file may be animated (GIF, APNG, WebP, told by its
   // address; Python reads the frames), or '': for a11y-moving-content and a11y-flashing.
+  // Whether el sits in a box out of the flow (absolutely or fixed positioned) that was put
+  // in the document or restyled after beginPhase: a popup, tooltip or effect the interaction
+  // phase's own focusing, typing and hovering opened and left, placed by the page's script
+  // for the layout of that moment. The relayout checks judge the page as loaded, not these.
+  let phaseAt = null;
+  const beginPhase = () => { if (phaseAt === null) phaseAt = performance.now(); };
+  const openedInPhase = (el) => {
+    if (phaseAt === null) return false;
+    for (let node = el; node && node.nodeType === 1; node = node.assignedSlot || node.parentElement
+      || (node.parentNode instanceof ShadowRoot ? node.parentNode.host : null)) {
+      const at = changedAt.get(node);
+      if (at !== undefined && at >= phaseAt && /^(absolute|fixed)$/.test(getComputedStyle(node).position)) return true;
+    }
+    return false;
+  };
+
   const MAY_ANIMATE = /\.(gif|png|apng|webp)(\?|#|$)|^data:image\/(gif|png|apng|webp)|gif|webp/i;
   const animatedSource = (img) => {
     const src = img.currentSrc || img.src || '';
@@ -308,6 +329,6 @@
   };
 
   Object.defineProperty(globalThis, 'a11yProbe', {
-    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits, restyled, brightness, animatedSource, byTarget, decodedImage}),
+    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits, restyled, brightness, animatedSource, byTarget, decodedImage, beginPhase, openedInPhase}),
   });
 })();

@@ -4,7 +4,9 @@
 // while its content wraps inside the window makes nobody scroll. A part hidden by an ancestor
 // that clips or scrolls on its own is not reached by scrolling the document, so it is not
 // counted. Exempt is what WCAG 1.4.10 lets need two dimensions: data tables, code, maps and
-// diagrams, media, toolbars and grids.
+// diagrams, media, toolbars and grids. A popup, tooltip or effect that the interaction phase's
+// own actions opened and left (a11yProbe.openedInPhase) is where the page's script put it for
+// the wider window, not where it would put it in this one: not counted.
 function (limits) {
   const html = document.documentElement;
   const body = document.body;
@@ -132,7 +134,7 @@ function (limits) {
     const el = text.parentElement;
     if (!el || SKIP.test(el.localName) || !text.data.trim()) continue;
     seen += 1;
-    if (!reaches(el) || !visible(el)) continue;
+    if (!reaches(el) || !visible(el) || a11yProbe.openedInPhase(el)) continue;
     range.selectNodeContents(text);
     for (const rect of range.getClientRects()) {
       if (rect.width < 1 || rect.height < 1) continue;
@@ -150,7 +152,7 @@ function (limits) {
     if ((replaced += 1) > limits.elements) break;
     if (el.parentElement && el.parentElement.closest('svg')) continue;
     const rect = el.getBoundingClientRect();
-    if (rect.width < 2 || rect.height < 2 || beyond(rect) <= tol || !visible(el)) continue;
+    if (rect.width < 2 || rect.height < 2 || beyond(rect) <= tol || !visible(el) || a11yProbe.openedInPhase(el)) continue;
     const reach = reachOf(el, rect);
     if (reach !== null && reach > tol) {
       const what = /^(input|select|textarea|button)$/.test(el.localName) ? 'a control' : el.localName === 'img' || el.getAttribute('role') === 'img' ? 'an image' : el.localName;
