@@ -15,10 +15,15 @@ while it has focus and again once it lost it: the computed outline, shadow, bord
 background, colours, text decoration, opacity, transform and box of the element, of what it
 contains, of its nearest siblings and its five nearest ancestors (with ``::before`` and
 ``::after`` close to it), and of whatever the page's focus handlers changed. Once a handler has
-changed the document, every element after that is read the second way.
+changed the document, every element after that is read the second way. Those readings are all
+made in one task; widgets often react to focus or blur a moment later (jQuery UI's menu takes
+its item's highlight away in a timeout), so when the page changed by itself afterwards, the
+failed elements under a focus listener are tried again with its timers let run between the
+readings (:func:`.focus_walk._recheck`).
 
 Fails: a link, a button or any other control on which focus changes nothing. Needs review: a
-text field on which it changes nothing (its caret may be all the sign it has). Not judged: an
+text field on which it changes nothing (its caret may be all the sign it has), and a failed
+element there was no time left to try again. Not judged: an
 element that does not keep focus, a frame or embedded content itself (an ``iframe``,
 ``object`` or ``embed``: its focus shows inside it) and the elements in frames (moving focus
 into a frame would move it in the page around it), and every element of a document without focus, where no focus style
@@ -54,6 +59,11 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
             f"Focusing {_name(element)} as the keyboard does changes nothing on the page (its outline, shadow, "
             "border, background, colours, what it contains and its surroundings look the same): keyboard users "
             "cannot see where focus is. Give it a visible :focus-visible style, such as an outline."))
+    for element in looks.get("unconfirmed") or []:
+        yield Outcome(Target.from_page(element), "cantTell", (
+            f"Focusing {_name(element)} as the keyboard does changed nothing at once, and the page listens for "
+            "focus: its script may show focus a moment later, which there was no time left to try. Check that "
+            "focus shows on it."))
     for element in looks["review"]:
         yield Outcome(Target.from_page(element), "cantTell", (
             f"Focusing the text field {_name(element)} changes no style; check that more than its caret shows "

@@ -96,6 +96,11 @@ LOOKS_RULE = "a11y-focus-visible"
 #: judging stops early (a page where focusing is slow).
 LOOKS_LIMIT = 25
 LOOKS_BUDGET_MS = 300
+#: Failed elements tried again, at most, when the page changed by itself after the readings
+#: (:func:`_recheck`), and the readiness tracker's quiet time and cap for each wait.
+LOOKS_RECHECKS = 8
+RECHECK_QUIET_MS = 20
+RECHECK_CAP_MS = 1000
 
 
 @dataclass(frozen=True)
@@ -205,7 +210,7 @@ class Walk:
     #: State shots the walk took (:data:`MAX_SHOTS` at most).
     shots: int = 0
     #: Whether focus shows on the first elements of the order (``js/focus_looks.js``:
-    #: ``judged``, and the ``failed`` and ``review`` elements), judged after the presses;
+    #: ``judged``, and the ``failed``, ``review`` and ``unconfirmed`` elements), judged after the presses;
     #: None when :data:`LOOKS_RULE` is not among the phase's checks, nothing takes focus or the
     #: page left.
     looks: dict[str, Any] | None = None
@@ -241,7 +246,7 @@ async def walk(probe: Probe) -> Walk:
                     if made.left_after is None:
                         await walker.visit_the_rest()
                 if looks and made.left_after is None and probe.remaining() > RESERVE:
-                    made.looks = await _looks(probe, watch)
+                    made.looks = await _looks(probe, watch, made.listened)
     finally:
         if not probe.navigated:
             with trio.CancelScope(shield=True), trio.move_on_after(1.0):
@@ -252,7 +257,7 @@ async def walk(probe: Probe) -> Walk:
     return made
 
 
-async def _looks(probe: Probe, watch: ContextWatch) -> dict[str, Any] | None:
+async def _looks(probe: Probe, watch: ContextWatch, listened: bool) -> dict[str, Any] | None:
     """Whether focus shows (:attr:`Walk.looks`), judged after the presses: a page that changes
     the context on focus has been judged by then, and what the script's focusing changes is
     not a step. None when the page left the document meanwhile."""
@@ -260,12 +265,52 @@ async def _looks(probe: Probe, watch: ContextWatch) -> dict[str, Any] | None:
         looks = await probe.call(load_script(__package__, "focus_looks"), {
             "limit": LOOKS_LIMIT, "budgetMs": LOOKS_BUDGET_MS,
         })
+        if listened and any(found.get("listened") for found in looks["failed"]):
+            looks = await _recheck(probe, looks)
         changes = await watch.changes()
     except (CDPError, JavaScriptError, trio.TooSlowError):
         if not await left(probe):
             raise
         return None
     return None if any(c.left for c in changes) else looks
+
+
+async def _recheck(probe: Probe, looks: dict[str, Any]) -> dict[str, Any]:
+    """The looks with their failures tried again where the page may have answered late.
+
+    ``js/focus_looks.js`` reads an element focused and blurred within one task, so a widget
+    that shows or takes away its indicator a moment later (jQuery UI's menu takes its item's
+    highlight away 300 ms after blur) looks unchanged. When the page changed by itself once
+    those readings were done, focus is taken off the page and its timers let run; then each
+    failed element under a focus listener is focused again, the page's timers are let run, it
+    is read and blurred, the timers run again, and it is read once more: a difference passes
+    it. Failures beyond :data:`LOOKS_RECHECKS`, or past the phase's reserve, are left for
+    review (``unconfirmed``)."""
+    recheck = load_script(__package__, "focus_recheck")
+    await probe.page_quiet(RECHECK_QUIET_MS, RECHECK_CAP_MS)
+    if not await probe.call(recheck, "changed", ""):
+        return looks
+    await probe.page_quiet(RECHECK_QUIET_MS, RECHECK_CAP_MS)  # what taking focus away set off
+    failed: list[dict[str, Any]] = []
+    unconfirmed: list[dict[str, Any]] = []
+    tried = 0
+    for found in looks["failed"]:
+        if not found.get("listened"):
+            failed.append(found)
+            continue
+        if tried >= LOOKS_RECHECKS or probe.remaining() <= RESERVE:
+            unconfirmed.append(found)
+            continue
+        tried += 1
+        if not await probe.call(recheck, "focus", found["key"]):
+            continue  # it does not keep focus now: not judged
+        await probe.page_quiet(RECHECK_QUIET_MS, RECHECK_CAP_MS)
+        if not await probe.call(recheck, "read", found["key"]):
+            continue
+        await probe.page_quiet(RECHECK_QUIET_MS, RECHECK_CAP_MS)
+        if await probe.call(recheck, "compare", found["key"]) is False:
+            failed.append(found)
+    return {**looks, "failed": failed, "unconfirmed": unconfirmed}
 
 
 class _Walker:

@@ -176,6 +176,15 @@ class Probe:
             self.page.session, expression, await_promise=True, timeout=self._timeout()
         )
 
+    async def page_quiet(self, quiet_ms: int, cap_ms: int) -> bool:
+        """Wait until the page's own short timers have run and its DOM stayed unchanged for
+        ``quiet_ms`` (the readiness tracker's wait, ``audit/js/readiness_tracker.js``), at most
+        ``cap_ms``: what a script does a moment after an action is done by then. False when the
+        cap came first, or at once on a page without the tracker."""
+        return bool(await self.main_world(
+            f"(globalThis[Symbol.for('a11y.readiness')] || (() => false))({int(quiet_ms)}, {int(cap_ms)})"
+        ))
+
     async def may_wake(self, horizon_ms: int) -> bool:
         """Whether a script of the page's own may run within ``horizon_ms`` by itself: a
         timeout due, an interval, an animation-frame or idle callback, a request, a message,

@@ -2,9 +2,14 @@
 function (found, most) {
   const FOCUSABLE = 'a[href], button, input, select, textarea, iframe, summary, [tabindex], [contenteditable]';
   const own = new WeakSet();
+  // Every element that listens, and whether the window or the document does: what focus on
+  // an element may set off (read by js/focus_looks.js).
+  const listening = {nodes: new WeakSet(), everywhere: false};
   let containers = 0;
   let count = 0;
   for (const {node} of found) {
+    if (node instanceof Element) listening.nodes.add(node);
+    else listening.everywhere = true;
     if (node instanceof Element && node.tabIndex >= 0 && !node.querySelector(FOCUSABLE)) {
       own.add(node);
       count += 1;
@@ -13,5 +18,6 @@ function (found, most) {
     }
   }
   globalThis[Symbol.for('a11y.focusListeners')] = own;
+  globalThis[Symbol.for('a11y.focusListening')] = listening;
   return {any: found.length > 0, walk: containers > 0 || count > most};
 }

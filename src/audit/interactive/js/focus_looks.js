@@ -1,5 +1,5 @@
 /* global a11yProbe */
-// Function expression (options): whether focus shows on the first elements of the focus walk's plan (js/focus_walk_begin.js): {judged, failed: [described], review: [described]}.
+// Function expression (options): whether focus shows on the first elements of the focus walk's plan (js/focus_walk_begin.js): {judged, failed: [{...described, key, listened}], review: [described]}.
 // Each of the first options.limit elements of the top document's focus order (options.budgetMs
 // of work is only a safety stop for pages where focusing is slow) is focused as the keyboard
 // would (focusVisible, without scrolling) and how it, what it contains (its first elements),
@@ -18,6 +18,10 @@
 // Focus goes from one element straight to the next; transitions a focus change starts are run
 // to their end (what the user sees a moment later). Focus, selection, scroll position and
 // transitions are put back as they were.
+// A failed element that itself, an ancestor, the document or the window listens for focus
+// (js/focus_listeners.js) is marked `listened`: its page may react a task later, which these
+// readings, all in one task, cannot see. The document is watched from the end of this call on
+// (js/focus_recheck.js tells whether it changed by itself, and tries such elements again).
 function (options) {
   const state = globalThis[Symbol.for('a11y.focusWalk')];
   const LOOKS = [
@@ -83,6 +87,16 @@ function (options) {
   };
 
   const result = {judged: 0, failed: [], review: []};
+  const listening = globalThis[Symbol.for('a11y.focusListening')] || {nodes: new WeakSet(), everywhere: false};
+  const listened = (el) => {
+    if (listening.everywhere) return true;
+    for (let node = el; node; node = node.parentElement || (node.getRootNode() instanceof ShadowRoot ? node.getRootNode().host : null)) {
+      if (listening.nodes.has(node)) return true;
+    }
+    return false;
+  };
+  const recheck = {elements: new Map(), after: null, changed: false};
+  globalThis[Symbol.for('a11y.focusRecheck')] = recheck;
   if (!state || window.top !== window || !document.hasFocus()) return result; // no focus style applies without focus
   // A frame's focus shows, if at all, in the frame's own document (and embedded content
   // draws its own): not judged here.
@@ -106,6 +120,7 @@ function (options) {
   const touched = () => observer.takeRecords()
     .map((record) => (record.target.nodeType === Node.ELEMENT_NODE ? record.target : record.target.parentElement))
     .filter(Boolean);
+  Object.assign(recheck, {look, around, settle, touchedLimit: CHANGED});
   const started = performance.now();
   try {
     if (previous && previous.blur) previous.blur();
@@ -130,7 +145,13 @@ function (options) {
       settle();
       if (watched.some((node, i) => look(node, i < close) !== seen[i])) continue;
       const found = {label: a11yProbe.label(el), ...a11yProbe.describe(el)};
-      (textEntry(el) ? result.review : result.failed).push(found);
+      if (textEntry(el)) {
+        result.review.push(found);
+      } else {
+        const key = a11yProbe.idOf(el);
+        recheck.elements.set(key, el);
+        result.failed.push({...found, key, listened: listened(el)});
+      }
     }
   } finally {
     observer.disconnect();
@@ -143,6 +164,11 @@ function (options) {
       ranges.forEach((range) => selection.addRange(range));
     }
     if (window.scrollX !== scroll[0] || window.scrollY !== scroll[1]) window.scrollTo(scroll[0], scroll[1]);
+  }
+  if (result.failed.some((found) => found.listened)) {
+    recheck.changed = false;
+    recheck.after = new MutationObserver(() => { recheck.changed = true; });
+    recheck.after.observe(document, {attributes: true, childList: true, subtree: true, characterData: true});
   }
   return result;
 }
