@@ -6,8 +6,9 @@ axe-core sees the markup of a page as loaded, not where focus goes nor how the p
 while an element has it. This check reads the shared focus visits (:mod:`.focus_walk`): every
 element of the focus order that is invisible before it gets focus (a skip link, a visually
 hidden control, a link in a collapsed menu) is reached with a real Tab and measured once the
-browser scrolled it into view and its transitions settled; the order itself (tabindex above
-0, the elements' positions) is read from the page.
+browser scrolled it into view and its transitions settled (an image map's ``area``, which has
+no box of its own, as the part of its image its coordinates name); the order itself (tabindex
+above 0, the elements' positions) is read from the page.
 
 Fails: a link or a button that stays invisible while it has focus: transparent, without size,
 clipped to nothing (CSS clip, an inset() clip path, an ancestor's overflow) or outside the

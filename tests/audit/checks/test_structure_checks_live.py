@@ -162,12 +162,19 @@ async def test_table_no_headers_and_td_has_header(browser, site):
         "layout": styled('<table><tr><td><img src="/audit/pixel.png" alt="Rye"></td><td>Rye</td></tr>'
                          '<tr><td><img src="/audit/pixel.png" alt="Spelt"></td><td>Spelt</td></tr></table>'),
         "inapplicable": styled('<table role="presentation"><tr><td>Rye</td><td>Spelt</td></tr><tr><td>3</td><td>4</td></tr></table>'),
+        # A function's signature set out in cells, as documentation generators do: code, not data.
+        "signature": styled(
+            '<table><tr><td>void bake</td><td>(</td><td>const Loaf &amp;</td><td><em>loaf</em>,</td></tr>'
+            "<tr><td></td><td></td><td>int</td><td><em>minutes</em></td></tr>"
+            "<tr><td></td><td>)</td><td></td><td></td></tr></table>"
+        ),
     })
     finding = finding_of(results["fail"], "a11y-table-no-headers")
     assert (finding.selector, finding.success_criteria, finding.impact) == ("table", ["1.3.1"], "serious")
     assert "has no header cell" in (finding.failure_summary or "")
     silent(results["pass"], "a11y-table-no-headers")
     silent(results["layout"], "a11y-table-no-headers")
+    silent(results["signature"], "a11y-table-no-headers")
     silent(results["inapplicable"], "a11y-table-no-headers", tested=False)
     # axe's experimental td-has-header runs, adopted, and only asks: "to order" has no header.
     adopted = outcome(results["pass"], "td-has-header")

@@ -1,6 +1,6 @@
 """a11y-focus-order through the real engine: Tab taking focus to a link nobody can see, told
-from the skip link that shows itself on focus and the visually hidden checkbox whose label is
-visible; positive tabindex that jumps the order left for review."""
+from the skip link that shows itself on focus, the visually hidden checkbox whose label is
+visible and the areas of an image map (drawn on their image); positive tabindex that jumps the order left for review."""
 
 from __future__ import annotations
 
@@ -18,7 +18,15 @@ FAIL = page(f'<a class="sr-only" id="skip" href="#main">Skip to content</a>{NAV}
 PASS = page(
     f'<a class="skip" href="#main">Skip to content</a>{NAV}{CONTENT}'
     '<form><label><input type="checkbox" class="sr-only" id="keep"> Keep me signed in</label>'
-    '<label for="size">Size</label> <select id="size"><option>Small</option><option>Large</option></select></form>',
+    '<label for="size">Size</label> <select id="size"><option>Small</option><option>Large</option></select></form>'
+    # An image map: its areas have no box of their own (they are drawn on the image).
+    '<p><img src="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 width=%22200%22 height=%22100%22%3E'
+    '%3Crect width=%22200%22 height=%22100%22 fill=%22%23cde%22/%3E%3C/svg%3E" width="200" height="100"'
+    ' usemap="#shops" alt="Our two shops"></p><map name="shops">'
+    '<area shape="rect" coords="0,0,100,100" href="/north" alt="North shop">'
+    '<area shape="circle" coords="150,50,40" href="/south" alt="South shop"></map>'
+    # A focus listener on the document: the walk presses Tab through the whole order.
+    "<script>document.addEventListener('focusin', () => {});</script>",
     head=STYLE,
 )
 REVIEW = page(

@@ -2,6 +2,8 @@
 // that is not presentational: returns false when it holds data (at least two rows of at least
 // two short text cells, and no images, controls, block content or nested tables) and has no
 // header cell at all (no th, no header role, no scope or headers attribute); true otherwise.
+// A cell that is only a bracket or a separator ("(", ")", ",") makes it code set out in cells
+// (a function's signature in generated documentation), not data.
 /* global axe */
 (function (node) {
   const { aria, dom } = axe.commons;
@@ -26,6 +28,7 @@
     const linked = Array.from(cell.querySelectorAll('a')).map((a) => a.textContent).join('').replace(/\s+/g, '');
     return linked && linked.length >= text.replace(/\s+/g, '').length ? 'link' : 'text';
   };
+  if (cells.some((cell) => /^[()[\]{},;]+$/.test(cell.textContent.replace(/\s+/g, '')))) return true;
   const rows = Array.from(node.rows).filter((row) => dom.isVisibleOnScreen(row));
   const kinds = rows.map((row) => Array.from(row.cells).map(kind));
   const all = kinds.flat();

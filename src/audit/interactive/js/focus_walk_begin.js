@@ -21,10 +21,16 @@ function (options) {
     if (el.hasAttribute('tabindex')) return el.tabIndex >= 0;
     return !(el.localName === 'a' && !el.hasAttribute('href'));
   };
+  // An area is shown, and takes focus, where the image that uses its map is.
+  const rendered = (el) => {
+    if (el.localName !== 'area') return a11yProbe.isRendered(el);
+    const image = a11yProbe.mapImage(el);
+    return Boolean(image && a11yProbe.isRendered(image));
+  };
   const inDocument = [];
   const collect = (root) => {
     for (const el of root.querySelectorAll('*')) {
-      if (el.matches(SEQUENTIAL) && inSequence(el) && a11yProbe.isRendered(el)) inDocument.push(el);
+      if (el.matches(SEQUENTIAL) && inSequence(el) && rendered(el)) inDocument.push(el);
       if (el.shadowRoot) collect(el.shadowRoot);
     }
   };
@@ -51,6 +57,10 @@ function (options) {
     return boxes.get(el);
   };
   const invisible = (el) => {
+    if (el.localName === 'area') {  // drawn on the image that uses its map
+      const image = a11yProbe.mapImage(el);
+      return !image || invisible(image);
+    }
     if (el.checkVisibility && !el.checkVisibility({opacityProperty: true, visibilityProperty: true})) return true;
     const b = pageBox(el);
     if (b.width < 1 || b.height < 1 || b.x + b.width <= 0 || b.y + b.height <= 0) return true;

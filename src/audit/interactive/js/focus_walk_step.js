@@ -1,7 +1,8 @@
 /* global a11yProbe */
 // Function expression (options): where the last key press left focus, as seen on screen: null when focus left the document, else {id, index, target, html, label, text, kind, frame, hidden, obscured, moved, labelShown}.
 // `hidden` says why nothing of it can be seen while it has focus ('opacity', 'size',
-// 'clipped', 'off-screen'; its own box, or a descendant's when its own is empty, is cut by
+// 'clipped', 'off-screen'; an image map's area is measured on the image that uses its map;
+// its own box, or a descendant's when its own is empty, is cut by
 // ancestors that clip their overflow, CSS clip and inset() clip paths, and the viewport; a
 // box of under 2 px that hides its overflowing content counts as clipped). `obscured` is
 // {covered, total, by, modal}: how many of 9 points spread over its visible part are under
@@ -89,25 +90,53 @@ async function (options) {
     }
     return false;
   };
+  // An image map's area is measured on the image that uses its map (a11yProbe.mapImage), over
+  // the part its coordinates name.
+  const areaPart = (area, image) => {
+    const box = image.getBoundingClientRect();
+    const whole = {l: box.left, t: box.top, r: box.right, b: box.bottom};
+    const coords = (area.getAttribute('coords') || '').split(/\s*,\s*/).map(Number).filter(Number.isFinite);
+    const shape = (area.getAttribute('shape') || 'rect').toLowerCase();
+    let part = null;
+    if (/^rect/.test(shape) && coords.length >= 4) part = {l: coords[0], t: coords[1], r: coords[2], b: coords[3]};
+    else if (/^circ/.test(shape) && coords.length >= 3) {
+      part = {l: coords[0] - coords[2], t: coords[1] - coords[2], r: coords[0] + coords[2], b: coords[1] + coords[2]};
+    } else if (/^poly/.test(shape) && coords.length >= 6) {
+      const xs = coords.filter((_, i) => i % 2 === 0);
+      const ys = coords.filter((_, i) => i % 2 === 1);
+      part = {l: Math.min(...xs), t: Math.min(...ys), r: Math.max(...xs), b: Math.max(...ys)};
+    }
+    if (!part) return whole;
+    return cut(whole, {l: box.left + part.l, t: box.top + part.t, r: box.left + part.r, b: box.top + part.b});
+  };
+  const image = el.localName === 'area' ? a11yProbe.mapImage(el) : null;
+  const subject = image || el;
+
   const coverAt = (x, y) => {
     for (const hit of document.elementsFromPoint(x, y)) {
-      if (related(el, hit)) return null;
+      if (related(subject, hit)) return null;
       const layer = fixedLayer(hit);
       const shown = !hit.checkVisibility || hit.checkVisibility({opacityProperty: true, visibilityProperty: true});
-      if (layer && shown && !related(el, layer) && opaque(hit, layer)) return layer;
+      if (layer && shown && !related(subject, layer) && opaque(hit, layer)) return layer;
     }
     return null;
   };
 
   const measure = () => {
-    if (el.checkVisibility && !el.checkVisibility({opacityProperty: true, visibilityProperty: true})) {
+    if (el.localName === 'area' && !image) return {hidden: 'size', obscured: null};
+    if (subject.checkVisibility && !subject.checkVisibility({opacityProperty: true, visibilityProperty: true})) {
       return {hidden: 'opacity', obscured: null};
     }
-    let {own, rect} = clipped(el);
+    let {own, rect} = clipped(subject);
+    if (image) {
+      const part = areaPart(el, image);
+      rect = cut(rect, part);
+      own = {width: part.r - part.l, height: part.b - part.t};
+    }
     let sized = own.width >= 1 && own.height >= 1;
     if (!sized || !seen(rect)) {
       // An empty link around a block, a control drawn by its children: their boxes count.
-      for (const child of [...el.querySelectorAll('*')].slice(0, 20)) {
+      for (const child of [...subject.querySelectorAll('*')].slice(0, 20)) {
         const part = clipped(child);
         if (part.own.width >= 1 && part.own.height >= 1) sized = true;
         if (seen(cut(part.rect, viewport()))) {
@@ -118,10 +147,10 @@ async function (options) {
     }
     if (!sized) return {hidden: 'size', obscured: null};
     // A box of a pixel or two that hides what it holds (the visually hidden pattern).
-    const cs = getComputedStyle(el);
+    const cs = getComputedStyle(subject);
     const tiny = own.width < 2 || own.height < 2;
     if (tiny && (cs.overflowX !== 'visible' || cs.overflowY !== 'visible')
-      && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)) {
+      && (subject.scrollWidth > subject.clientWidth + 1 || subject.scrollHeight > subject.clientHeight + 1)) {
       return {hidden: 'clipped', obscured: null};
     }
     if (!seen(rect)) return {hidden: 'clipped', obscured: null};
@@ -187,7 +216,7 @@ async function (options) {
     result = measure();
   }
 
-  const own = el.getBoundingClientRect();
+  const own = subject.getBoundingClientRect();
   const first = focusins.find((node) => node !== el && !related(el, node) && node.isConnected);
   let moved = null;
   if (first && focusins[0] === first) {

@@ -302,6 +302,16 @@
     return false;
   };
 
+  // The image (or object) that uses the map an <area> is in: an area has no box of its own
+  // (display: none); it is drawn, focus ring included, on that image. null when none does.
+  const mapImage = (area) => {
+    const map = area.closest('map');
+    const name = map && (map.getAttribute('name') || map.id);
+    if (!name) return null;
+    return [...document.querySelectorAll('img[usemap], object[usemap]')]
+      .find((image) => image.getAttribute('usemap') === `#${name}`) || null;
+  };
+
   const MAY_ANIMATE = /\.(gif|png|apng|webp)(\?|#|$)|^data:image\/(gif|png|apng|webp)|gif|webp/i;
   const animatedSource = (img) => {
     const src = img.currentSrc || img.src || '';
@@ -329,6 +339,6 @@
   };
 
   Object.defineProperty(globalThis, 'a11yProbe', {
-    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits, restyled, brightness, animatedSource, byTarget, decodedImage, beginPhase, openedInPhase}),
+    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits, restyled, brightness, animatedSource, byTarget, decodedImage, beginPhase, openedInPhase, mapImage}),
   });
 })();
