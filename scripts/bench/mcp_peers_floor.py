@@ -5,7 +5,7 @@ The same steps as an agent's, each as lean as CDP allows: navigate and wait for 
 the accessibility tree (``Accessibility.getFullAXTree``) and find the controls by role and
 name; focus each field and insert its text; click the box and the button with real mouse
 events at their centres; wait for the result page's document, read its tree until it shows
-the submitted values, and take a screenshot. What the server adds on top of this is what an
+the submitted values, and take a screenshot (PNG encoded for speed, as the server's is). What the server adds on top of this is what an
 MCP call, its validation, its locator, its actionability checks and its snapshot cost.
 
 :func:`at_once` runs the floor as the HTTP figures run the server's clients: one browser
@@ -71,7 +71,8 @@ class Floor:
             and time.perf_counter() < deadline
         ):
             await trio.sleep(0.02)
-        await page.screenshot()
+        # PNG, encoded for speed: what the server's page_screenshot sends an agent.
+        await page.session.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
         return correct(text)
 
     async def _tree(self) -> list[dict[str, Any]]:
