@@ -18,11 +18,15 @@
     || (el.parentNode instanceof ShadowRoot ? el.parentNode.host : null);
   // The colour around el: its ancestors' backgrounds, composed over the canvas; null under an
   // image or a gradient.
+  let why = '';
   const around = (el) => {
     const layers = [];
     for (let up = parentOf(el); up; up = parentOf(up)) {
       const style = getComputedStyle(up);
-      if (style.backgroundImage !== 'none') return null;
+      if (style.backgroundImage !== 'none') {
+        why = 'the colour around it could not be read (a background image or gradient behind it)';
+        return null;
+      }
       const layer = parse(style.backgroundColor);
       if (layer.alpha > 0) layers.push(layer);
       if (layer.alpha >= 1) break;
@@ -33,7 +37,10 @@
   // What el draws where it is, each as {what, shown, ratio, bg, soft}; null when unreadable.
   const drawn = (el, outside) => {
     const style = getComputedStyle(el);
-    if (style.backgroundImage !== 'none') return null;
+    if (style.backgroundImage !== 'none') {
+      why = 'it is drawn with a background image or gradient, whose contrast this check cannot read';
+      return null;
+    }
     const fill = color.flattenColors(parse(style.backgroundColor), outside);
     const marks = [];
     const mark = (what, shown, extra = {}) => {
@@ -63,7 +70,7 @@
   const outside = around(node);
   let marks = outside && drawn(node, outside);
   if (!marks) {
-    this.data({ why: 'the colour around it could not be read (an image or a gradient)' });
+    this.data({ why });
     return undefined;
   }
   // A wrapper that holds only this control and hugs it (a search box drawn around its field
@@ -77,7 +84,7 @@
     const outer = around(up);
     const more = outer && drawn(up, outer);
     if (!more) {
-      this.data({ why: 'the colour around it could not be read (an image or a gradient)' });
+      this.data({ why });
       return undefined;
     }
     marks = marks.concat(more);
