@@ -21,6 +21,7 @@ from . import (
     device_motion,
     dialog_focus,
     flashing,
+    focus_contrast,
     focus_obscured,
     focus_obscured_enhanced,
     focus_order,
@@ -47,7 +48,7 @@ from .spec import InteractiveCheck, Outcome, Target
 
 INTERACTIVE: tuple[InteractiveCheck, ...] = (
     click_without_keyboard.CHECK,
-    # The next five share one Tab walk (focus_walk), which stops navigations; first, so that
+    # The next six share one Tab walk (focus_walk), which stops navigations; first, so that
     # a page that navigates on focus is judged before another check's Tab leaves it, and
     # change_on_focus first of them, so that a navigation the walk cannot stop is reported
     # before the phase reloads the page.
@@ -56,6 +57,7 @@ INTERACTIVE: tuple[InteractiveCheck, ...] = (
     focus_obscured.CHECK,
     focus_obscured_enhanced.CHECK,
     focus_visible.CHECK,
+    focus_contrast.CHECK,
     keyboard_trap.CHECK,
     page_language.CHECK,
     part_language.CHECK,

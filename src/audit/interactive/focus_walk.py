@@ -92,6 +92,8 @@ SUBMISSIONS = "window[Symbol.for('a11y.blockedSubmissions')] || 0"
 #: The check that reads whether focus shows (:mod:`.focus_visible`): the walk measures it
 #: only when that check is among the phase's (:attr:`Probe.rules`).
 LOOKS_RULE = "a11y-focus-visible"
+#: The check that reads, from the same readings, how faint a focus ring is (:mod:`.focus_contrast`).
+RINGS_RULE = "a11y-focus-contrast"
 #: Elements of the order whose focus looks are judged, at most, and the work after which the
 #: judging stops early (a page where focusing is slow).
 LOOKS_LIMIT = 25
@@ -210,9 +212,10 @@ class Walk:
     #: State shots the walk took (:data:`MAX_SHOTS` at most).
     shots: int = 0
     #: Whether focus shows on the first elements of the order (``js/focus_looks.js``:
-    #: ``judged``, and the ``failed``, ``review`` and ``unconfirmed`` elements), judged after the presses;
-    #: None when :data:`LOOKS_RULE` is not among the phase's checks, nothing takes focus or the
-    #: page left.
+    #: ``judged``, the ``failed``, ``review`` and ``unconfirmed`` elements, and the ``faint``
+    #: focus rings of the ``rings`` read), judged after the presses; None when neither
+    #: :data:`LOOKS_RULE` nor :data:`RINGS_RULE` is among the phase's checks, nothing takes
+    #: focus or the page left.
     looks: dict[str, Any] | None = None
 
 
@@ -235,7 +238,7 @@ async def walk(probe: Probe) -> Walk:
         if made.plan["count"]:
             made.listened = bool(listeners["any"])
             presses = bool(listeners["walk"] or made.plan["visit"])
-            looks = LOOKS_RULE in probe.rules
+            looks = LOOKS_RULE in probe.rules or RINGS_RULE in probe.rules
             # Without a focus listener, receiving focus cannot change the context: no watch.
             async with ContextWatch(probe, active=made.listened and (presses or looks)) as watch:
                 if presses:
@@ -263,7 +266,7 @@ async def _looks(probe: Probe, watch: ContextWatch, listened: bool) -> dict[str,
     not a step. None when the page left the document meanwhile."""
     try:
         looks = await probe.call(load_script(__package__, "focus_looks"), {
-            "limit": LOOKS_LIMIT, "budgetMs": LOOKS_BUDGET_MS,
+            "limit": LOOKS_LIMIT, "budgetMs": LOOKS_BUDGET_MS, "rings": RINGS_RULE in probe.rules,
         })
         if listened and any(found.get("listened") for found in looks["failed"]):
             looks = await _recheck(probe, looks)

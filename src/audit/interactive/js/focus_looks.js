@@ -1,5 +1,5 @@
 /* global a11yProbe */
-// Function expression (options): whether focus shows on the first elements of the focus walk's plan (js/focus_walk_begin.js): {judged, failed: [{...described, key, listened}], review: [described]}.
+// Function expression (options): whether focus shows on the first elements of the focus walk's plan (js/focus_walk_begin.js): {judged, failed: [{...described, key, listened}], review: [described], faint: [{...described, what, ratio, fg, bg}], rings}.
 // Each of the first options.limit elements of the top document's focus order (options.budgetMs
 // of work is only a safety stop for pages where focusing is slow) is focused as the keyboard
 // would (focusVisible, without scrolling) and how it, what it contains (its first elements),
@@ -79,6 +79,28 @@ function (options) {
   // The properties most focus indicators change, read on the element alone.
   const QUICK = ['outlineStyle', 'outlineWidth', 'outlineColor', 'outlineOffset', 'boxShadow', 'backgroundColor',
     'color', 'textDecorationLine', 'borderBottomColor', 'borderBottomWidth'];
+  // The ring focus drew when it is all focus changed on the element itself: an outline of the
+  // author's (not the browser's own, style auto), or box shadows with spread and no blur
+  // (soft shadows are left alone); {what, colour, inside} or null.
+  const ringOf = (el, before) => {
+    const style = getComputedStyle(el);
+    const changed = QUICK.filter((name) => style[name] !== before[name]);
+    if (!changed.length) return null;
+    if (changed.every((name) => name.startsWith('outline'))) {
+      if (/^(auto|none)$/.test(style.outlineStyle) || (parseFloat(style.outlineWidth) || 0) < 1) return null;
+      return {what: 'outline', colour: style.outlineColor, inside: (parseFloat(style.outlineOffset) || 0) < 0};
+    }
+    if (changed.length !== 1 || changed[0] !== 'boxShadow') return null;
+    const shadows = (value) => (value === 'none' ? [] : value.split(/,(?![^(]*\))/).map((part) => part.trim()));
+    const added = shadows(style.boxShadow).filter((shadow) => !shadows(before.boxShadow).includes(shadow));
+    const rings = added.map((shadow) => {
+      const colour = (/rgba?\([^)]*\)/.exec(shadow) || [''])[0];
+      const lengths = shadow.replace(colour, '').trim().split(/\s+/).map(parseFloat).filter(Number.isFinite);
+      const [, , blur = 0, spread = 0] = lengths;
+      return colour && blur === 0 && spread >= 1 ? {what: 'box shadow', colour, inside: /\binset\b/.test(shadow)} : null;
+    });
+    return rings.length === 1 && rings[0] ? rings[0] : null;
+  };
   const quick = (el) => {
     const style = getComputedStyle(el);
     const values = QUICK.map((name) => style[name]);
@@ -86,7 +108,7 @@ function (options) {
     return values.join('|');
   };
 
-  const result = {judged: 0, failed: [], review: []};
+  const result = {judged: 0, failed: [], review: [], faint: [], rings: 0};
   const listening = globalThis[Symbol.for('a11y.focusListening')] || {nodes: new WeakSet(), everywhere: false};
   const listened = (el) => {
     if (listening.everywhere) return true;
@@ -122,11 +144,32 @@ function (options) {
     .filter(Boolean);
   Object.assign(recheck, {look, around, settle, touchedLimit: CHANGED});
   const started = performance.now();
+  // A ring below 3:1 against what it is drawn over counts only when nothing else near the
+  // element changes with focus (a :focus-within background, a sibling shown): read with focus
+  // and once more after it, as the second way reads.
+  const faintRing = (el, ring) => {
+    const contrast = ring && a11yProbe.contrastOver(el, ring.colour, ring.inside);
+    if (!contrast) return;
+    result.rings += 1;
+    if (contrast.ratio >= 3) return;
+    const {near, close} = around(el);
+    const others = near.slice(1);
+    const seen = others.map((node, i) => look(node, i + 1 < close));
+    el.blur();
+    settle();
+    if (others.some((node, i) => look(node, i + 1 < close) !== seen[i])) return;
+    result.faint.push({label: a11yProbe.label(el), ...a11yProbe.describe(el), what: ring.what,
+      ratio: Math.floor(contrast.ratio * 100) / 100, fg: contrast.fg, bg: contrast.bg});
+  };
   try {
     if (previous && previous.blur) previous.blur();
     settle();
     observer.observe(document, {attributes: true, childList: true, subtree: true, characterData: true});
     const unfocused = elements.map(quick);
+    const plain = options.rings ? elements.map((el) => {
+      const style = getComputedStyle(el);
+      return Object.fromEntries(QUICK.map((name) => [name, style[name]]));
+    }) : [];
     for (const [index, el] of elements.entries()) {
       if (performance.now() - started > options.budgetMs) break;
       if (touched().length) changedSince = true;
@@ -135,7 +178,10 @@ function (options) {
       const changed = touched();
       settle();
       result.judged += 1;
-      if (!changedSince && !changed.length && quick(el) !== unfocused[index]) continue;
+      if (!changedSince && !changed.length && quick(el) !== unfocused[index]) {
+        if (options.rings && !listened(el)) faintRing(el, ringOf(el, plain[index]));
+        continue;
+      }
       if (changed.length) changedSince = true;
       const {near, close} = around(el);
       const watched = [...new Set([...near, ...changed.slice(0, CHANGED)])];

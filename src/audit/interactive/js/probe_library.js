@@ -203,6 +203,24 @@
     }
     return [255, 255, 255, 1];
   };
+  // The contrast ratio of a colour (a computed value, at its alpha) drawn just outside el, or
+  // over el's own background when inside is true, against what it is drawn over; null when
+  // that is an image. {ratio, fg, bg} with the two colours as #rrggbb.
+  const hex = (c) => `#${c.slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
+  const contrastOver = (el, value, inside = false) => {
+    let base = behind(el);
+    if (!base) return null;
+    if (inside) {
+      const cs = getComputedStyle(el);
+      if (cs.backgroundImage && cs.backgroundImage !== 'none') return null;
+      const own = rgba(cs.backgroundColor);
+      base = [0, 1, 2].map((i) => own[i] * own[3] + base[i] * (1 - own[3]));
+    }
+    const paintColour = rgba(value);
+    const shown = [0, 1, 2].map((i) => paintColour[i] * paintColour[3] + base[i] * (1 - paintColour[3]));
+    const [a, b] = [luminance(shown), luminance(base)];
+    return {ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), fg: hex(shown), bg: hex(base)};
+  };
   const amount = (match) => (match ? parseFloat(match[1]) / (match[2] ? 100 : 1) : null);
   const brightness = (el, overrides = {}) => {
     const cs = getComputedStyle(el);
@@ -339,6 +357,6 @@
   };
 
   Object.defineProperty(globalThis, 'a11yProbe', {
-    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits, restyled, brightness, animatedSource, byTarget, decodedImage, beginPhase, openedInPhase, mapImage}),
+    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits, restyled, brightness, animatedSource, byTarget, decodedImage, beginPhase, openedInPhase, mapImage, contrastOver}),
   });
 })();
