@@ -19,19 +19,30 @@
   // The colour around el: its ancestors' backgrounds, composed over the canvas; null under an
   // image or a gradient.
   let why = '';
-  const around = (el) => {
-    const layers = [];
-    for (let up = parentOf(el); up; up = parentOf(up)) {
-      const style = getComputedStyle(up);
-      if (style.backgroundImage !== 'none') {
-        why = 'the colour around it could not be read (a background image or gradient behind it)';
-        return null;
+  // Fields of a form share their ancestors: what is behind each is read once per run.
+  const known = axe._cache.get('a11y-field-boundary-contrast', () => new Map());
+  const behind = (start) => {
+    if (!known.has(start)) {
+      const layers = [];
+      let colour = null;
+      for (let up = start; up; up = parentOf(up)) {
+        const style = getComputedStyle(up);
+        if (style.backgroundImage !== 'none') break;
+        const layer = parse(style.backgroundColor);
+        if (layer.alpha > 0) layers.push(layer);
+        if (layer.alpha >= 1 || !parentOf(up)) {
+          colour = layers.reverse().reduce((below, above) => color.flattenColors(above, below), WHITE);
+          break;
+        }
       }
-      const layer = parse(style.backgroundColor);
-      if (layer.alpha > 0) layers.push(layer);
-      if (layer.alpha >= 1) break;
+      known.set(start, colour);
     }
-    return layers.reverse().reduce((below, layer) => color.flattenColors(layer, below), WHITE);
+    return known.get(start);
+  };
+  const around = (el) => {
+    const colour = parentOf(el) ? behind(parentOf(el)) : WHITE;
+    if (!colour) why = 'the colour around it could not be read (a background image or gradient behind it)';
+    return colour;
   };
   const ratioOf = (shown, outside) => color.getContrast(shown, outside);
   // What el draws where it is, each as {what, shown, ratio, bg, soft}; null when unreadable.
