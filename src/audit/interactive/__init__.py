@@ -18,6 +18,7 @@ from . import (
     change_on_focus,
     change_on_input,
     click_without_keyboard,
+    contrast_over_image,
     device_motion,
     dialog_focus,
     flashing,
@@ -70,6 +71,8 @@ INTERACTIVE: tuple[InteractiveCheck, ...] = (
     flashing.CHECK,
     # Reads every image's pixels and runs OCR (tesseract): the dearest of the reading checks.
     image_of_text.CHECK,
+    # Shoots the pixels behind text over background images (after the OCR's own reading).
+    contrast_over_image.CHECK,
     # Read the text in images too (tesseract), with one reading for both (image_text_reading).
     image_name_text.CHECK,
     hidden_image_text.CHECK,

@@ -27,6 +27,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .luminance import luminance
+
 #: 25% of a 10-degree visual field: 341 x 256 CSS px (WCAG 2.3.1's general flash threshold).
 FLASH_AREA = 341 * 256
 #: A change counts when luminance moves this much (of the maximum, 1.0) ...
@@ -135,7 +137,7 @@ def image_flashes(data: bytes, width: float, height: float) -> Flashing | None:
             delay = float(frame.info.get("duration") or 0)
             cells = frame.convert("RGB").resize((GRID, GRID), Image.Resampling.BOX)
             raw = cells.tobytes()
-            frames.append((at, [_luminance(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 3)]))
+            frames.append((at, [luminance(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 3)]))
             at += SHORT_FRAME_MS if delay < 20 else delay
             if len(frames) >= MAX_FRAMES or at >= MAX_SPAN_MS:
                 break
@@ -164,8 +166,3 @@ def _flashes_from(times: Sequence[float], start: float) -> int:
     return sum(1 for t in times if start <= t < start + 1000) // 2
 
 
-_LINEAR = [((c / 255) / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4) for c in range(256)]
-
-
-def _luminance(r: int, g: int, b: int) -> float:
-    return 0.2126 * _LINEAR[r] + 0.7152 * _LINEAR[g] + 0.0722 * _LINEAR[b]
