@@ -24,6 +24,7 @@ behind it by positioning, rather than by its ancestors, is not seen.
 
 from cdpdriver.scripts import load_script
 
+from .colours import with_colours
 from .spec import Check
 
 CHECK = Check(
@@ -41,7 +42,7 @@ CHECK = Check(
         "below the 3:1 a control's outline needs: darken the border or the fill",
         "incomplete": "Whether the field stands out at 3:1 could not be decided: ${data.why}",
     },
-    script=load_script(__package__, "field_boundary_contrast"),
+    script=with_colours(load_script(__package__, "field_boundary_contrast")),
     matches=load_script(__package__, "field_boundary_applies"),
     selector="input, select, textarea",
 )

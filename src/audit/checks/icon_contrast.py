@@ -24,6 +24,7 @@ or masks are not read.
 
 from cdpdriver.scripts import load_script
 
+from .colours import with_colours
 from .spec import Check
 
 CHECK = Check(
@@ -41,7 +42,7 @@ CHECK = Check(
         "(${data.fg} on ${data.bg}), below the 3:1 it needs: darken it",
         "incomplete": "Whether the icon reaches 3:1 could not be decided: ${data.why}",
     },
-    script=load_script(__package__, "icon_contrast"),
+    script=with_colours(load_script(__package__, "icon_contrast")),
     matches=load_script(__package__, "icon_control_applies"),
     selector='button, a[href], [role="button"], [role="link"], summary',
 )

@@ -1,4 +1,4 @@
-// Function expression (node), the axe check of a11y-field-boundary-contrast, run on a control a
+// Function expression (node, colours: js/colour_behind.js's helpers), the axe check of a11y-field-boundary-contrast, run on a control a
 // user finds by its outline (js/field_boundary_applies.js): returns false when the page draws
 // where the control is (a border, a fill, a shadow or an outline, on it or on a wrapper that
 // holds only it) and none of that reaches 3:1 against the colour around it; undefined when the
@@ -6,39 +6,10 @@
 // apart; true when something reaches 3:1, or when nothing is drawn at all (then it is found by
 // its label or text, which other rules judge).
 /* global axe */
-(function (node) {
+(function (node, colours) {
   const { color } = axe.commons;
-  const WHITE = new color.Color(255, 255, 255, 1);
-  const parse = (value) => {
-    const parsed = new color.Color();
-    parsed.parseString(value);
-    return parsed;
-  };
-  const parentOf = (el) => el.assignedSlot || el.parentElement
-    || (el.parentNode instanceof ShadowRoot ? el.parentNode.host : null);
-  // The colour around el: its ancestors' backgrounds, composed over the canvas; null under an
-  // image or a gradient.
+  const { WHITE, parse, parentOf, behind } = colours;
   let why = '';
-  // Fields of a form share their ancestors: what is behind each is read once per run.
-  const known = axe._cache.get('a11y-field-boundary-contrast', () => new Map());
-  const behind = (start) => {
-    if (!known.has(start)) {
-      const layers = [];
-      let colour = null;
-      for (let up = start; up; up = parentOf(up)) {
-        const style = getComputedStyle(up);
-        if (style.backgroundImage !== 'none') break;
-        const layer = parse(style.backgroundColor);
-        if (layer.alpha > 0) layers.push(layer);
-        if (layer.alpha >= 1 || !parentOf(up)) {
-          colour = layers.reverse().reduce((below, above) => color.flattenColors(above, below), WHITE);
-          break;
-        }
-      }
-      known.set(start, colour);
-    }
-    return known.get(start);
-  };
   const around = (el) => {
     const colour = parentOf(el) ? behind(parentOf(el)) : WHITE;
     if (!colour) why = 'the colour around it could not be read (a background image or gradient behind it)';

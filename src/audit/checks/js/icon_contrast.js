@@ -1,35 +1,16 @@
-// Function expression (node), the axe check of a11y-icon-contrast, run on a button or link that
+// Function expression (node, colours: js/colour_behind.js's helpers), the axe check of a11y-icon-contrast, run on a button or link that
 // shows only an icon (js/icon_control_applies.js): returns false when every colour the icon is
 // painted in (an svg's fills and strokes, through <use> too, or an icon font's glyph colour), at
 // its opacity, stays below 3:1 against the colour behind it; undefined when a paint or the
 // colour behind cannot be read (a gradient, a pattern, an image, a sprite in another file);
 // true when one of its colours reaches 3:1.
 /* global axe */
-(function (node) {
+(function (node, colours) {
   const { color } = axe.commons;
-  const WHITE = new color.Color(255, 255, 255, 1);
+  const { parse, parentOf, behind } = colours;
   const GLYPH = /[\uE000-\uF8FF]|[\u{F0000}-\u{FFFFD}]/u;
   const SHAPES = 'path, circle, rect, ellipse, line, polyline, polygon, text, use';
-  const parse = (value) => {
-    const parsed = new color.Color();
-    parsed.parseString(value);
-    return parsed;
-  };
-  const parentOf = (el) => el.assignedSlot || el.parentElement
-    || (el.parentNode instanceof ShadowRoot ? el.parentNode.host : null);
   let unsure = '';
-  // The colour behind el: its own and its ancestors' backgrounds over the canvas.
-  const behind = (el) => {
-    const layers = [];
-    for (let up = el; up; up = parentOf(up)) {
-      const style = getComputedStyle(up);
-      if (style.backgroundImage !== 'none') return null;
-      const layer = parse(style.backgroundColor);
-      if (layer.alpha > 0) layers.push(layer);
-      if (layer.alpha >= 1) break;
-    }
-    return layers.reverse().reduce((below, layer) => color.flattenColors(layer, below), WHITE);
-  };
   // How much of el shows through its own and its ancestors' opacity, up to the control.
   const shown = (el) => {
     let alpha = 1;
