@@ -7,11 +7,13 @@ own CDP session, whose coordinates need the iframe's offset in the page).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import trio
 
+from tests.support.site import Response
 from tools import catalog, locate
 from tools.registry import call
 from tools.session import ServerConfig, ToolSession
@@ -101,6 +103,26 @@ async def test_frame_select_waits_for_a_late_iframe(mcp, site):
                            f.src = '/frame/late-inner'; document.body.append(f); }, 300);</script>""")})
     await mcp.ok("frame_select", {"name_or_url": "late", "timeout_ms": 30000})
     assert await mcp.js("document.title") == "Late"
+
+
+async def test_frame_select_waits_for_the_frame_s_own_document(mcp, site):
+    """A frame's document exists, empty, from the moment it commits until the parser reaches its
+    content: selecting the frame waits until its document is parsed (here a script the parser
+    waits for, answered half a second late, stands before the title)."""
+    parsing = threading.Event()
+
+    def slow_script(request: object) -> Response:
+        parsing.set()  # the frame's document has committed and its parser waits for this
+        return Response("document.body;", content_type="application/javascript", delay=0.5)
+
+    site.route("/frame/slow.js", slow_script)
+    site.route("/frame/slow-inner", '<script src="/frame/slow.js"></script><title>Slow</title><p>Inside')
+    await mcp.ok("page_navigate", {"url": site.route("/frame/slow", """<title>Slow top</title><script>
+        addEventListener('load', () => { const f = document.createElement('iframe'); f.name = 'slow';
+                                          f.src = '/frame/slow-inner'; document.body.append(f); });</script>""")})
+    assert await trio.to_thread.run_sync(parsing.wait, 30)
+    await mcp.ok("frame_select", {"name_or_url": "slow", "timeout_ms": 30000})
+    assert await mcp.js("document.title") == "Slow"
 
 
 async def _title_becomes(session: ToolSession, expected: str) -> None:

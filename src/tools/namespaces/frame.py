@@ -125,8 +125,34 @@ async def _offset(tab: Tab, frame_id: str, parent: Session) -> tuple[float, floa
     return float(x), float(y)
 
 
+async def _document_ready(tab: Tab, match: FrameCandidate) -> bool:
+    """Whether an in-process frame shows the document its ``src`` names, parsed.
+
+    An iframe starts with an empty ``about:blank`` document and a context of its own, which
+    exist before its ``src`` commits: a tool acting then would act in that empty document. So
+    the frame counts as ready once its document is not that placeholder (unless ``src`` asks
+    for nothing else) and is past ``loading``; a context gone meanwhile is polled again."""
+    from cdpdriver import CDPError
+
+    src = match.attributes.get("src", "").strip().lower()
+    blank_wanted = not src or src.startswith(("about:", "javascript:"))
+    try:
+        reply = await tab.session.send("Runtime.evaluate", {
+            "expression": "[location.href, document.readyState]", "returnByValue": True,
+            "contextId": tab.contexts[match.frame_id],
+        }, timeout=5)
+    except (CDPError, KeyError):
+        return False
+    value = (reply.get("result") or {}).get("value")
+    if not isinstance(value, list) or len(value) != 2:
+        return False
+    href, state = value
+    return state != "loading" and (blank_wanted or href != "about:blank")
+
+
 async def _select(tab: Tab, wanted: str, timeout_ms: int) -> tuple[FrameCandidate, FrameRef]:
-    """Poll until a frame matches (iframes load after the page) and, if in-process, has a context."""
+    """Poll until a frame matches (iframes load after the page) and, if in-process, has a
+    context whose document is the one it loads (:func:`_document_ready`)."""
     import trio
 
     from ..tab import FrameRef
@@ -141,7 +167,7 @@ async def _select(tab: Tab, wanted: str, timeout_ms: int) -> tuple[FrameCandidat
                            name=match.name or match.attributes.get("id", ""), url=match.url,
                            offset=await refresh(), refresh_offset=refresh)
             return match, ref
-        if match is not None and match.frame_id in tab.contexts:
+        if match is not None and match.frame_id in tab.contexts and await _document_ready(tab, match):
             ref = FrameRef(session=tab.session, frame_id=match.frame_id, context_id=tab.contexts[match.frame_id],
                            name=match.name or match.attributes.get("id", ""), url=match.url)
             return match, ref
@@ -150,8 +176,9 @@ async def _select(tab: Tab, wanted: str, timeout_ms: int) -> tuple[FrameCandidat
         await trio.sleep(0.05)
     listing = "; ".join(f.label for f in frames) or "the page has no iframes"
     if match is not None:
-        raise ToolError("timeout", f"frame {wanted!r} matched but its document did not start within "
-                                   f"{timeout_ms} ms; retry with a larger timeout_ms")
+        raise ToolError("timeout", f"frame {wanted!r} matched but its document was not parsed within "
+                                   f"{timeout_ms} ms (still loading, or not yet the one its src names); "
+                                   "retry with a larger timeout_ms")
     raise ToolError("not_found", f"no frame matches {wanted!r} by name, id or URL. Frames: {listing}")
 
 
