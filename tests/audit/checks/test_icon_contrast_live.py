@@ -1,6 +1,6 @@
 """a11y-icon-contrast (WCAG 1.4.11) through the real engine: icon-only buttons and links drawn in
 pale grey fail (an svg's fill, an svg's stroke, a symbol drawn through <use>, an icon-font
-glyph put there by ::before); dark icons, an icon on a dark button, a two-colour icon with one
+glyph put there by ::before; icons whose only text is hidden for screen readers); dark icons, an icon on a dark button, a two-colour icon with one
 strong colour and a faded icon made dark enough pass; an icon filled with a gradient needs
 review; a button with visible text beside its icon, a disabled icon button and an icon outside
 any control do not apply."""
@@ -16,7 +16,8 @@ DOT = '<circle cx="12" cy="12" r="8"/>'
 STYLE = (
     "<style>body { background: #fff; font: 16px sans-serif } button { background: none; border: 0; padding: 4px }"
     " @font-face { font-family: Glyphs; src: local('DejaVu Sans') } .glyph::before { font-family: Glyphs;"
-    " content: '\\e900'; color: #c8c8c8 }</style>"
+    " content: '\\e900'; color: #c8c8c8 } .sr-only { position: absolute; width: 1px; height: 1px;"
+    " overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap } .away { position: absolute; left: -9999px }</style>"
 )
 
 
@@ -32,7 +33,10 @@ async def test_icon_contrast(browser, site):
                 f'<path d="{CROSS}"/></svg></a>'
                 f'<svg width="0" height="0" style="position:absolute"><symbol id="bin" viewBox="0 0 24 24">{DOT}</symbol></svg>'
                 f'<button id="sprite" aria-label="Delete" style="color: #bbb"><svg {NS} fill="currentColor"><use href="#bin"/></svg></button>'
-                '<button id="glyph" class="glyph" aria-label="Settings"></button></main>'
+                '<button id="glyph" class="glyph" aria-label="Settings"></button>'
+                # The name in text for screen readers only, by two visually hidden patterns.
+                f'<a id="hidden" href="/basket"><svg {NS} fill="#cccccc">{DOT}</svg><span class="sr-only">Basket</span></a>'
+                f'<a id="away" href="/help"><svg {NS} fill="#cccccc">{DOT}</svg><span class="away">Help</span></a></main>'
             ),
             "pass": page(
                 f'{STYLE}<main><h1>Basket</h1><button aria-label="Remove"><svg {NS} fill="#595959">{DOT}</svg></button>'
@@ -55,7 +59,7 @@ async def test_icon_contrast(browser, site):
         checks={"interaction": False},  # a static check: the interaction phase adds nothing here
     )
     fail = outcome(results["fail"], RULE)
-    assert [f.selector for f in fail.findings] == ["#fill", "#stroke", "#sprite", "#glyph"], fail
+    assert [f.selector for f in fail.findings] == ["#fill", "#stroke", "#sprite", "#glyph", "#hidden", "#away"], fail
     summary = fail.findings[0].failure_summary or ""
     assert "only 1.60:1 (#cccccc on #ffffff)" in summary and "below the 3:1" in summary, summary
     assert (tuple(fail.findings[0].success_criteria), fail.findings[0].level) == (("1.4.11",), "AA")
