@@ -19,7 +19,8 @@ and what became shown (``js/hover_state.js``) is put to the test:
   delay, by a timer the page has due, is waited for). Content that stays ``failed``
   when it covers text, images or controls outside its trigger; ``cantTell`` when it covers
   only its trigger's own content; it passes when it covers nothing.
-- on focus: a trigger that takes keyboard focus is focused; content that appears on hover
+- on focus: once what the pointer's leaving set off has run (a hide on a timer), a trigger
+  that takes keyboard focus is focused; content that appears on hover
   only is ``cantTell`` (a keyboard user may miss what it says: WCAG 2.1.1 when it holds
   information available nowhere else).
 
@@ -61,6 +62,9 @@ HIDE_WAIT_MS = 60
 #: due by then: widgets hide after a delay or through an effect (jQuery UI's tooltips take
 #: ``hide: {delay: 250, effect: "explode"}``), and only a failure pays for the wait.
 ESCAPE_GRACE_MS = 600
+#: Before the focus test, the page's own timers (the readiness tracker's wait): quiet time, cap.
+SETTLE_QUIET_MS = 20
+SETTLE_CAP_MS = 600
 
 
 async def _state(probe: Probe, mode: str, key: int, other: int = 0, wait_ms: int = 0) -> Any:
@@ -108,6 +112,9 @@ async def _try(probe: Probe, trigger: dict[str, Any]) -> Outcome | None:
             elif covers.get("trigger"):
                 problems.append(("cantTell", "Escape does not dismiss it; it covers part of its trigger's own content"))
     await probe.move_mouse(0, 0)
+    # What leaving set off (a hide on a timer after mouseleave) runs first: it would otherwise
+    # hide what focus shows, while it is being read.
+    await probe.page_quiet(SETTLE_QUIET_MS, SETTLE_CAP_MS)
     # On focus: the same content for the keyboard (once the hover's content has gone).
     if armed["focusable"] and not problems and not await _state(probe, "still", cid, 0, HIDE_WAIT_MS):
         again = await _state(probe, "arm", tid)
