@@ -29,8 +29,6 @@ from . import focus_walk
 from .probe import Probe
 from .spec import InteractiveCheck, Outcome, Target
 
-RULE = "a11y-focus-contrast"
-
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
     walk = await focus_walk.walk(probe)
@@ -52,7 +50,7 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
 
 
 CHECK = InteractiveCheck(
-    rule_id=RULE,
+    rule_id=focus_walk.RINGS_RULE,
     act_rules=(),
     criteria=("1.4.11",),
     level="AA",

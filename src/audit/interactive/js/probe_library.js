@@ -302,8 +302,6 @@
     startedAt, restyles: restyles.slice(), watched: [...watched].map(([el, samples]) => ({el, samples: samples.slice()})),
   });
 
-  // The address of a loaded image whose file may be animated (GIF, APNG, WebP, told by its
-  // address; Python reads the frames), or '': for a11y-moving-content and a11y-flashing.
   // Whether el sits in a box out of the flow (absolutely or fixed positioned) that was put
   // in the document or restyled after beginPhase: a popup, tooltip or effect the interaction
   // phase's own focusing, typing and hovering opened and left, placed by the page's script
@@ -330,6 +328,8 @@
       .find((image) => image.getAttribute('usemap') === `#${name}`) || null;
   };
 
+  // The address of a loaded image whose file may be animated (GIF, APNG, WebP, told by its
+  // address; Python reads the frames), or '': for a11y-moving-content and a11y-flashing.
   const MAY_ANIMATE = /\.(gif|png|apng|webp)(\?|#|$)|^data:image\/(gif|png|apng|webp)|gif|webp/i;
   const animatedSource = (img) => {
     const src = img.currentSrc || img.src || '';
