@@ -37,6 +37,8 @@ from . import (
     page_language,
     page_title_meaningful,
     part_language,
+    paste_blocked,
+    pointer_cancellation,
     reflow,
     revealed_state,
     single_key_shortcut,
@@ -80,6 +82,8 @@ INTERACTIVE: tuple[InteractiveCheck, ...] = (
     # a pause button, what device motion and the controls tried instead did).
     single_key_shortcut.CHECK,
     change_on_input.CHECK,
+    paste_blocked.CHECK,
+    pointer_cancellation.CHECK,
     device_motion.CHECK,
     # Late: the page's own text edits since the interaction world was made count as watching time.
     moving_content.CHECK,

@@ -492,22 +492,20 @@ class Probe:
     async def click(self, x: float, y: float) -> None:
         """A real left click at (``x``, ``y``), CSS pixels of the viewport: the pointer moves
         there, presses and releases (the page sees pointer and mouse events, focus, click)."""
+        await self.move_mouse(x, y)
+        await self.mouse_button("mousePressed", x, y)
+        await self.mouse_button("mouseReleased", x, y)
+
+    async def mouse_button(self, kind: str, x: float, y: float) -> None:
+        """The left button pressed (``mousePressed``) or released (``mouseReleased``) at
+        (``x``, ``y``), the pointer there with it: a press can be held while a check reads
+        what the down-event did, and let go elsewhere, as a user who slips off a control does."""
         with trio.fail_after(self._timeout()):
             await self.page.session.send(
-                "Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y, "button": "none"}
+                "Input.dispatchMouseEvent",
+                {"type": kind, "x": x, "y": y, "button": "left",
+                 "buttons": 1 if kind == "mousePressed" else 0, "clickCount": 1},
             )
-            for kind in ("mousePressed", "mouseReleased"):
-                await self.page.session.send(
-                    "Input.dispatchMouseEvent",
-                    {
-                        "type": kind,
-                        "x": x,
-                        "y": y,
-                        "button": "left",
-                        "buttons": 1 if kind == "mousePressed" else 0,
-                        "clickCount": 1,
-                    },
-                )
         self._mouse = (x, y)
 
     async def frames(self, count: int = 2) -> None:
