@@ -84,6 +84,8 @@ async def _press(probe: Probe, watch: ContextWatch, target: dict[str, Any]) -> l
 
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
+    if not DOWN_EVENTS & await probe.listener_types():
+        return  # nothing can act on a press before its release: the rule does not apply
     targets = await probe.listening(DOWN_EVENTS, load_script(__package__, "pointer_down_targets"), MAX_TARGETS)
     if not targets:
         return  # no control a down-event listener acts for: the rule does not apply
