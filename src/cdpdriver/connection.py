@@ -425,6 +425,12 @@ class Connection:
             self._subscribers.setdefault(key, []).append(sub)
         return sub
 
+    def subscribed(self, method: str, *, session_id: str | None = None) -> bool:
+        """Whether a subscriber listens for ``method`` by name on the session now (one that
+        takes every event does not count): e.g. whether a user of the Fetch domain answers
+        the session's paused requests."""
+        return bool(self._subscribers.get((session_id, method)))
+
     def _unsubscribe(self, sub: Subscription) -> None:
         for key in sub._keys:
             subs = self._subscribers.get(key)

@@ -31,6 +31,11 @@ class Session:
         """Commands to pipeline on this session: written together, replies awaited together."""
         return self.connection.batch(session_id=self.session_id, timeout=timeout)
 
+    def subscribed(self, method: str) -> bool:
+        """Whether something listens for ``method`` of this session by name now
+        (:meth:`Connection.subscribed`)."""
+        return self.connection.subscribed(method, session_id=self.session_id)
+
     def listen(
         self, methods: str | Iterable[str] = ANY_METHOD, *, raw: bool = False, buffer: float = DEFAULT_BOUND
     ) -> Subscription:

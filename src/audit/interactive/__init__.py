@@ -2,13 +2,14 @@
 
 Each check is one module here (its ACT rules, WCAG criteria and why, in its docstring; its
 page-side functions in ``js/``), declared as an :class:`~.spec.InteractiveCheck` and listed in
-:data:`INTERACTIVE`; ``docs/checks.md`` has a section per check, under Interactive checks. The
+:data:`INTERACTIVE`; ``docs/interactive-checks.md`` has a section per check. The
 engine runs the ones the request's version and level select (:func:`selected`) through
 :func:`~.phase.interact` when ``checks.interaction`` is on.
 
 To add one: a module with ``CHECK = InteractiveCheck(...)`` whose ``run`` drives a
 :class:`~.probe.Probe` and yields :class:`~.spec.Outcome`\\ s, its entry below, its section in
-``docs/checks.md``, and a test with a failing page, a passing look-alike and an inapplicable page.
+``docs/interactive-checks.md``, a row in the README's table, and a test with a failing page, a
+passing look-alike and an inapplicable page.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from . import (
     contrast_over_image,
     device_motion,
     dialog_focus,
+    error_identification,
     flashing,
     focus_contrast,
     focus_obscured,
@@ -42,6 +44,7 @@ from . import (
     reflow,
     revealed_state,
     single_key_shortcut,
+    state_exposed,
     text_spacing,
     zoom_clipped_text,
 )
@@ -84,6 +87,8 @@ INTERACTIVE: tuple[InteractiveCheck, ...] = (
     change_on_input.CHECK,
     paste_blocked.CHECK,
     pointer_cancellation.CHECK,
+    error_identification.CHECK,
+    state_exposed.CHECK,
     device_motion.CHECK,
     # Late: the page's own text edits since the interaction world was made count as watching time.
     moving_content.CHECK,

@@ -4,12 +4,16 @@ an override changes."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import trio
 
+from audit import engine, interactive
 from audit.axe_bundle import load_bundle
 from audit.engine import EngineLimits, run_audit
 from audit.models import AuditResult
@@ -24,6 +28,16 @@ LIMITS = EngineLimits(navigation_timeout=15, audit_timeout=60)
 #: static or interactive, is held to the same pages (the clean ones included).
 INTERACTIVE = {"interaction": True}
 AT_ONCE = 3
+
+
+def interactive_alone(monkeypatch: Any, rule_id: str, *, budget: float = 10.0) -> None:
+    """Run the interaction phase with the check ``rule_id`` alone and ``budget`` seconds: on a
+    loaded machine the other checks' time and the phase's budget, not the page, would decide
+    how far a check gets. Its own time caps are the test's to raise, the budget the phase's
+    tests' to test."""
+    monkeypatch.setattr(engine, "selected_interactive", lambda version, level: [
+        check for check in interactive.selected(version, level) if check.rule_id == rule_id])
+    monkeypatch.setattr(sys.modules[__name__], "LIMITS", dataclasses.replace(LIMITS, interaction_budget=budget))
 
 
 def page(body: str, title: str = "A test page", head: str = "") -> str:

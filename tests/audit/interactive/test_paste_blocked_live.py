@@ -5,9 +5,17 @@ text in itself; a refused paste beside another way to sign in is left to review.
 
 from __future__ import annotations
 
-from tests.audit.checks.support import audit_pages, outcome, page
+import pytest
+
+from tests.audit.checks.support import audit_pages, interactive_alone, outcome, page
 
 RULE = "a11y-paste-blocked"
+
+
+@pytest.fixture(autouse=True)
+def alone(monkeypatch):
+    interactive_alone(monkeypatch, RULE)
+
 
 FAIL = page(
     '<main><h1>Sign in</h1><form action="/login">'

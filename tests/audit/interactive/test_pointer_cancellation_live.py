@@ -5,9 +5,17 @@ action waits for the click, or whose listener is the document's."""
 
 from __future__ import annotations
 
-from tests.audit.checks.support import audit_pages, outcome, page
+import pytest
+
+from tests.audit.checks.support import audit_pages, interactive_alone, outcome, page
 
 RULE = "a11y-pointer-cancellation"
+
+
+@pytest.fixture(autouse=True)
+def alone(monkeypatch):
+    interactive_alone(monkeypatch, RULE)
+
 
 FAIL = page(
     '<main><h1>Shop</h1><p><a id="buy" href="/basket" onmousedown="location.href = \'/checkout\'">Buy now</a></p>'

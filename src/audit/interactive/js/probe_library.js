@@ -348,6 +348,26 @@
     return el;
   };
 
+  // Where a real press on el lands: el scrolled into the middle of the window, its centre
+  // {x, y} in viewport CSS px and hit, whether the topmost element there (through open shadow
+  // roots) is el or inside it; null when the centre is outside the window.
+  const pressPoint = (el, inline = 'center') => {
+    el.scrollIntoView({block: 'center', inline, behavior: 'instant'});
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2;
+    const y = r.top + r.height / 2;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
+    let top = document.elementFromPoint(x, y);
+    while (top && top.shadowRoot) {
+      const inner = top.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === top) break;
+      top = inner;
+    }
+    let hit = false;
+    for (let node = top; node && !hit; node = node.parentNode || node.host) hit = node === el;
+    return {x, y, hit};
+  };
+
   // An image of src, decoded, or null when it does not decode within ms.
   const decodedImage = (src, ms) => {
     const img = new Image();
@@ -357,6 +377,6 @@
   };
 
   Object.defineProperty(globalThis, 'a11yProbe', {
-    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits, restyled, brightness, animatedSource, byTarget, decodedImage, beginPhase, openedInPhase, mapImage, contrastOver}),
+    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits, restyled, brightness, animatedSource, byTarget, decodedImage, beginPhase, openedInPhase, mapImage, contrastOver, pressPoint}),
   });
 })();

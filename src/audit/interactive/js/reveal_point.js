@@ -4,20 +4,8 @@ function (id, how) {
   const reveal = globalThis.a11yReveal;
   const el = reveal && reveal.controls.get(id);
   if (!el || !el.isConnected || !a11yProbe.shown(el)) return null;
-  el.scrollIntoView({block: 'center', inline: 'nearest', behavior: 'instant'});
   if (how === 'key') el.focus({preventScroll: true});
-  const box = el.getBoundingClientRect();
-  const x = box.x + box.width / 2;
-  const y = box.y + box.height / 2;
-  let top = document.elementFromPoint(x, y);
-  while (top && top.shadowRoot) {
-    const inner = top.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === top) break;
-    top = inner;
-  }
-  let hit = false;
-  for (let node = top; node; node = node.parentNode || node.host) {
-    if (node === el) { hit = true; break; }
-  }
+  const point = a11yProbe.pressPoint(el, 'nearest');
+  const {x, y, hit} = point || {x: -1, y: -1, hit: false};
   return {x, y, hit, focused: a11yProbe.deepActive() === el};
 }
