@@ -174,6 +174,63 @@ PARTNERS = page(
 )
 
 
+# Settings as a careful app writes them: tabs that move aria-selected (and answer the arrow
+# keys), a switch and a toggle button whose state is their ARIA attribute (styled from it, with
+# a pressed look while the pointer is down), a form that validates in script and says what is
+# wrong in text tied to the field, and a password field that takes pasted text.
+SETTINGS = page(
+    HEADER
+    + '<main id="main"><h1>Your settings</h1>'
+    '<p><button type="button" role="switch" aria-checked="false" id="weekly">Weekly email</button> '
+    '<button type="button" aria-pressed="false" id="sms">Text me when my bread is ready</button></p>'
+    '<div role="tablist" aria-label="Settings">'
+    '<button type="button" role="tab" id="tab-account" aria-selected="true" aria-controls="panel-account">'
+    "Account</button>"
+    '<button type="button" role="tab" id="tab-visits" aria-selected="false" aria-controls="panel-visits" '
+    'tabindex="-1">Visits</button></div>'
+    '<section id="panel-account" role="tabpanel" aria-labelledby="tab-account">'
+    '<form action="/account" id="account" novalidate>'
+    '<p><label for="account-email">Email (required)</label> <input id="account-email" type="email" '
+    'autocomplete="email" required aria-describedby="account-email-error"> '
+    '<span id="account-email-error" class="error"></span></p>'
+    '<p><label for="account-password">Current password</label> <input id="account-password" '
+    'type="password" autocomplete="current-password"></p>'
+    "<p><button>Save</button></p></form></section>"
+    '<section id="panel-visits" role="tabpanel" aria-labelledby="tab-visits" hidden>'
+    "<p>You last collected bread on Saturday.</p></section></main>"
+    + FOOTER
+    + "<script>"
+    "for (const id of ['weekly', 'sms']) {"
+    " const control = document.getElementById(id), attr = id === 'weekly' ? 'aria-checked' : 'aria-pressed';"
+    " control.addEventListener('click', () => control.setAttribute(attr, String(control.getAttribute(attr) !== 'true')));"
+    " control.addEventListener('pointerdown', () => control.classList.add('pressing'));"
+    " for (const end of ['pointerup', 'pointerleave']) control.addEventListener(end, () => control.classList.remove('pressing'));"
+    "}"
+    "const tabs = [...document.querySelectorAll('[role=tab]')];"
+    "const choose = (tab) => tabs.forEach((t) => {"
+    " t.setAttribute('aria-selected', String(t === tab)); t.tabIndex = t === tab ? 0 : -1;"
+    " document.getElementById(t.getAttribute('aria-controls')).hidden = t !== tab; });"
+    "tabs.forEach((tab, i) => {"
+    " tab.addEventListener('click', () => choose(tab));"
+    " tab.addEventListener('keydown', (e) => {"
+    "  if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;"
+    "  const next = tabs[(i + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length];"
+    "  choose(next); next.focus(); }); });"
+    "document.getElementById('account').addEventListener('submit', (e) => {"
+    " const email = document.getElementById('account-email');"
+    " const error = document.getElementById('account-email-error');"
+    " if (email.value.trim()) { email.removeAttribute('aria-invalid'); error.textContent = ''; return; }"
+    " e.preventDefault(); email.setAttribute('aria-invalid', 'true');"
+    " error.textContent = 'Enter your email address, for example name@example.org'; email.focus(); });"
+    "</script>",
+    "Your settings - Harbour Bakery",
+    STYLE.replace("</style>", " [role=switch][aria-checked=true], [aria-pressed=true] { background: #1d3557; color: #fff; }"
+                  " [role=tab][aria-selected=true] { border-bottom: 3px solid #1d3557; }"
+                  " [aria-invalid=true] { border: 2px solid #b00020; } .error { color: #b00020; }"
+                  " .pressing { transform: scale(0.97); }</style>"),
+)
+
+
 def wordmark(words: str) -> Response:
     return Response(
         '<svg xmlns="http://www.w3.org/2000/svg" width="360" height="80"><rect width="360" height="80" fill="#fff"/>'
@@ -187,7 +244,7 @@ async def test_clean_pages_stay_conformant_with_score_100(browser, site):
     site.route("/checks/clean/valley-mill-logo.svg", wordmark("Valley Mill"))
     results = await audit_pages(browser, site, "checks/clean", {
         "article": ARTICLE, "shop": SHOP, "app": APP, "longread": LONGREAD,
-        "signup": SIGNUP, "prices": PRICES, "partners": PARTNERS,
+        "signup": SIGNUP, "prices": PRICES, "partners": PARTNERS, "settings": SETTINGS,
     })
     for name, result in results.items():
         items = [(f.rule_id, f.selector) for f in result.findings]
@@ -202,6 +259,10 @@ async def test_clean_pages_stay_conformant_with_score_100(browser, site):
         "a11y-scope-direction", "a11y-table-columns", "a11y-layout-grid", "td-has-header",
     } <= tested
     assert {"a11y-image-name-text", "a11y-hidden-image-text"} <= tested
+    assert {
+        "a11y-state-exposed", "a11y-error-identification", "a11y-paste-blocked", "a11y-pointer-cancellation",
+        "a11y-revealed-state",
+    } <= tested
 
 
 async def test_checks_are_registered_with_axe(page):
