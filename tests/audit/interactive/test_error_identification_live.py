@@ -60,7 +60,12 @@ NONE = page(
     '<header><form role="search" action="/find"><input type="search" name="q" aria-label="Search" required> '
     "<button>Search</button></form></header>"
     '<main><h1>Newsletter</h1><form action="/subscribe"><p><label for="name">Name</label> <input id="name"></p>'
-    "<p><button>Subscribe</button></p></form></main>"
+    "<p><button>Subscribe</button></p></form>"
+    # Never pressed, whatever it shows: its words say it ends something.
+    '<form id="close" action="/account/close" novalidate><p><label for="why">Why are you leaving?</label> '
+    '<input id="why" required></p><p><button>Delete my account</button></p></form></main>'
+    "<script>document.getElementById('close').addEventListener('submit', (event) => {"
+    " event.preventDefault(); document.getElementById('why').style.borderColor = '#d93025'; });</script>"
 )
 
 

@@ -3,13 +3,17 @@
 // Required: the required attribute, aria-required="true", or a label, aria-label or
 // placeholder that ends with an asterisk or says "required". Left out: search forms (in
 // role=search or a search element, or with one field only, of type search or named q,
-// query, search or s), and what is not rendered, disabled, read-only or inert.
+// query, search or s), forms whose submit control says it deletes, pays, cancels and the like,
+// and what is not rendered, disabled, read-only or inert.
 function (action, value) {
   const key = Symbol.for('a11y.errorForms');
   const state = globalThis[key] || (globalThis[key] = {known: new Map(), values: new Map()});
   const TEXT_TYPES = /^(text|email|url|tel|number|password|search)$/;
   const REQUIRED = /\*\s*:?\s*$|\b(?:required|mandatory|obligatoire|obligatorio|obbligatorio|pflichtfeld|verplicht)\b/i;
   const SEARCH_NAMES = /^(q|query|search|s)$/i;
+  // A submit control whose words say it spends, removes or ends something is not pressed, even
+  // with its requests held: a script may still act with a GET, and a confirm() is accepted.
+  const DESTRUCTIVE = /\b(?:delete|remove|erase|destroy|unsubscribe|cancel|close (?:my |your )?account|deactivate|buy|purchase|pay|checkout|transfer|donate|withdraw)\b/i;
   const FIELDS = 'input, select, textarea';
   const clean = (text) => (text || '').replace(/\s+/g, ' ').trim();
   const element = (id) => {
@@ -50,6 +54,8 @@ function (action, value) {
     for (const form of document.querySelectorAll('form, [role="form"]')) {
       if (form.localName !== 'form' && form.closest('form')) continue;
       if (!a11yProbe.isRendered(form) || form.closest('[inert]') || search(form) || !submitter(form)) continue;
+      const button = submitter(form);
+      if (DESTRUCTIVE.test(clean(`${button.innerText || ''} ${button.value || ''} ${button.getAttribute('aria-label') || ''}`))) continue;
       const fields = controls(form).filter((el) => el.matches(FIELDS) && (textual(el) || choosable(el))
         && usable(el, 2) && required(el)).slice(0, 12);
       if (!fields.length) continue;
