@@ -73,7 +73,7 @@ async def test_error_identification(browser, site):
     results = await audit_pages(browser, site, "interactive/error-identification", {
         "fail": FAIL, "post": FAIL_POST, "described": PASS_DESCRIBED, "native": PASS_NATIVE,
         "review": REVIEW, "inapplicable": NONE,
-    }, level="A")  # level A leaves out the dearer AA checks that run before this one
+    }, level="A")
     info = {name: [(s.reason, s.message) for s in result.pages[0].interaction.skipped if s.rule_id == RULE]
             for name, result in results.items()}
     for name in ("fail", "post"):

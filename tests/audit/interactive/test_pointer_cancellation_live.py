@@ -48,7 +48,7 @@ NONE = page('<main><h1>Shop</h1><p>Closed today. <a href="/hours">Opening hours<
 async def test_pointer_cancellation(browser, site):
     results = await audit_pages(browser, site, "interactive/pointer-down", {
         "fail": FAIL, "pass": PASS, "review": REVIEW, "inapplicable": NONE,
-    }, level="A")  # level A leaves out the dearer AA checks that run before this one
+    }, level="A")
     info = {name: [(s.reason, s.message) for s in result.pages[0].interaction.skipped if s.rule_id == RULE]
             for name, result in results.items()}
     found = {f.selector: f for f in outcome(results["fail"], RULE).findings}

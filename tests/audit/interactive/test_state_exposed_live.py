@@ -80,7 +80,7 @@ async def test_state_exposed(browser, site):
     passing = widgets(exposed=True).replace("</main>", f"{PASS_EXTRAS}</main>")
     results = await audit_pages(browser, site, "interactive/state-exposed", {
         "fail": widgets(exposed=False), "pass": passing, "inapplicable": NATIVE,
-    }, level="A")  # level A leaves out the dearer AA checks that run before this one
+    }, level="A")
     info = {name: [(s.reason, s.message) for s in result.pages[0].interaction.skipped if s.rule_id == RULE]
             for name, result in results.items()}
     failed = outcome(results["fail"], RULE)
