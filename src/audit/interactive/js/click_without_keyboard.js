@@ -19,8 +19,6 @@ function (found, options) {
     + '[role="grid"], [role="tablist"], [role="radiogroup"], [role="toolbar"]';
   const INLINE_TAGS = new Set(['div', 'span', 'img', 'li', 'i', 'b', 'em', 'strong', 'svg', 'td', 'p', 'h1', 'h2',
     'h3', 'h4', 'h5', 'h6', 'label', 'a', 'use', 'path', 'picture']);
-  // A handler that only stops the event, prevents its default or does nothing: not an action.
-  const INERT = /^(?:function\s*[\w$]*\s*\([^)]*\)|\(?\s*[\w$]*\s*\)?\s*=>)\s*\{?\s*(?:(?:[\w$]+\.)?(?:stopPropagation|stopImmediatePropagation|preventDefault)\(\)\s*;?\s*|return\s+false\s*;?\s*)*\}?\s*$/;
 
   const keyOwners = new Set(found.filter((f) => f.types.some((t) => KEYS.has(t))).map((f) => f.node));
   const referenced = new Set();
@@ -90,7 +88,7 @@ function (found, options) {
   const items = [];
   for (const {node: el, handlers} of found) {
     if (!(el instanceof Element) || el === document.documentElement || el === document.body) continue;
-    const acts = handlers.filter((h) => POINTER.has(h.type) && !INERT.test(h.source.trim()));
+    const acts = handlers.filter((h) => POINTER.has(h.type) && !a11yProbe.inertHandler(h.source));
     if (!acts.length || !a11yProbe.isRendered(el)) continue;
     if (el.checkVisibility && !el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
     const r = el.getBoundingClientRect();

@@ -8,7 +8,6 @@
 // caret, opens a list or moves a thumb: the browser's own down-event behaviour), disabled
 // and inert elements, and what is not rendered or smaller than 4 px.
 function (found, max) {
-  const INERT = /^(?:function\s*[\w$]*\s*\([^)]*\)|\(?\s*[\w$]*\s*\)?\s*=>)\s*\{?\s*(?:(?:[\w$]+\.)?(?:stopPropagation|stopImmediatePropagation|preventDefault)\(\)\s*;?\s*|return\s+false\s*;?\s*)*\}?\s*$/;
   const CONTROLS = 'a[href], area[href], button, input[type="submit"], input[type="button"], input[type="image"], '
     + '[role="button"], [role="link"], [role="menuitem"], [role="tab"], [role="option"], [role="treeitem"]';
   const OWN_BEHAVIOUR = 'input:not([type="submit"]):not([type="button"]):not([type="image"]):not([type="reset"]), '
@@ -26,7 +25,7 @@ function (found, max) {
   };
   for (const {node, handlers} of found) {
     if (!(node instanceof Element) || node === document.documentElement || node === document.body) continue;
-    if (handlers.every((h) => INERT.test(h.source.trim()))) continue;
+    if (handlers.every((h) => a11yProbe.inertHandler(h.source))) continue;
     if (node.matches(CONTROLS) || !node.querySelector(CONTROLS)) add(node);
     else [...node.querySelectorAll(CONTROLS)].slice(0, 2).forEach(add);
     if (picked.length >= max) break;

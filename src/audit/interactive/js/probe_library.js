@@ -368,6 +368,11 @@
     return {x, y, hit};
   };
 
+  // Whether a listener's handler (its source, as DOMDebugger lists it) only stops the event,
+  // prevents its default or does nothing: such a handler makes nothing a control.
+  const INERT_HANDLER = /^(?:function\s*[\w$]*\s*\([^)]*\)|\(?\s*[\w$]*\s*\)?\s*=>)\s*\{?\s*(?:(?:[\w$]+\.)?(?:stopPropagation|stopImmediatePropagation|preventDefault)\(\)\s*;?\s*|return\s+false\s*;?\s*)*\}?\s*$/;
+  const inertHandler = (source) => INERT_HANDLER.test(source.trim());
+
   // An image of src, decoded, or null when it does not decode within ms.
   const decodedImage = (src, ms) => {
     const img = new Image();
@@ -377,6 +382,6 @@
   };
 
   Object.defineProperty(globalThis, 'a11yProbe', {
-    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits, restyled, brightness, animatedSource, byTarget, decodedImage, beginPhase, openedInPhase, mapImage, contrastOver, pressPoint}),
+    value: Object.freeze({selectorIn, target, describe, deepActive, isRendered, box, label, openingTag, idOf, kind, shown, settle, textEdits, restyled, brightness, animatedSource, byTarget, decodedImage, beginPhase, openedInPhase, mapImage, contrastOver, pressPoint, inertHandler}),
   });
 })();
