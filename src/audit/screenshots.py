@@ -19,8 +19,9 @@ component show the same defect, so a second shot of it on the same page shows no
 at most ``per_problem`` shots of one problem across the run (as many instances as a report
 shows of it), at most ``per_rule`` shots per rule per page (findings and needs-review items
 each), ``max_bytes`` per run (a shot that would exceed it is dropped, and the rest are not
-taken), ``timeout`` seconds per page. The run-wide counts are per process: the workers of a
-distributed run each keep their own. Elements that cannot be shot are listed with the reason
+taken), ``timeout`` seconds per page. A job's pages, audited one at a time by its workers,
+each start from what the run stored before (:func:`jobs.screenshots.page_budget`): pages in
+flight at once may each take what is left. Elements that cannot be shot are listed with the reason
 (``PageShots.skipped``): not found any more, inside a cross-origin (out-of-process) frame,
 without a box (``display: none``), or scrolled out of reach. Elements in same-origin frames
 and open shadow roots are found through the LLM evidence's resolver (one resolver for both),
@@ -145,7 +146,7 @@ class Shot:
         item = self.item
         if item is not None:
             meta.update(itemId=item.id, ruleId=item.rule_id, selector=item.selector)
-            for name in ("viewport", "fingerprint"):
+            for name in ("viewport", "fingerprint", "problem"):
                 if getattr(item, name, None):
                     meta[name] = getattr(item, name)
         if self.state:
@@ -193,15 +194,19 @@ class PageShots:
 
 class RunScreenshots:
     """The screenshots of one run: its policy, the bytes it may still take, and what each
-    page gave, by the URL the page was audited as. Make one per run (``spent`` is what the
-    run's pages stored before, when they are audited one at a time by workers)."""
+    page gave, by the URL the page was audited as. Make one per run; when its pages are
+    audited one at a time by workers, one per page, given what the run's pages stored before:
+    ``spent`` bytes, and ``problem_shots`` (the shots of each problem, by id)."""
 
-    def __init__(self, policy: ScreenshotPolicy | None = None, *, spent: int = 0) -> None:
+    def __init__(
+        self, policy: ScreenshotPolicy | None = None, *, spent: int = 0,
+        problem_shots: Mapping[str, int] | None = None,
+    ) -> None:
         self.policy = policy or ScreenshotPolicy()
         self.spent = spent
         self.pages: dict[str, PageShots] = {}
         #: Shots taken of each problem (by id) in this run, for ``policy.per_problem``.
-        self.problem_shots: Counter[str] = Counter()
+        self.problem_shots: Counter[str] = Counter(problem_shots or {})
 
     @property
     def remaining(self) -> int:
@@ -392,14 +397,23 @@ class _Camera:
         """The page scrolled to its top, and each selector's box as it lies (:mod:`.shot_batch`)."""
         return await self._call("boxes", selectors)
 
-    async def region(self, clip: dict[str, int]) -> bytes:
-        """A PNG of ``clip`` (CSS px of the document) as the page lies, beyond the viewport,
-        encoded for speed: it is cut up (:mod:`.shot_crops`), never kept."""
+    async def reveal(self, clip: dict[str, int], selectors: list[str]) -> dict[str, Any]:
+        """The page scrolled so ``clip`` is in view, and where the elements now lie
+        (:mod:`.shot_batch`)."""
+        return await self._call("reveal", clip, selectors)
+
+    async def top(self) -> None:
+        await self._call("top")
+
+    async def region(self, clip: dict[str, int], *, beyond_viewport: bool) -> bytes:
+        """A PNG of ``clip`` (CSS px of the document) as the page lies, encoded for speed: it
+        is cut up (:mod:`.shot_crops`), never kept. ``beyond_viewport`` only when the clip is
+        not inside the viewport: it costs a layout of the whole document (:mod:`.shot_batch`)."""
         self.captures += 1
         data = await self.page.session.execute(
             page_domain.capture_screenshot(
                 format="png", clip=page_domain.Viewport(scale=1.0, **clip),
-                capture_beyond_viewport=True, optimize_for_speed=True,
+                capture_beyond_viewport=beyond_viewport, optimize_for_speed=True,
             ),
             timeout=15,
         )

@@ -67,6 +67,10 @@ class Rect:
         left, top = min(self.x, other.x), min(self.y, other.y)
         return Rect(left, top, max(self.right, other.right) - left, max(self.bottom, other.bottom) - top)
 
+    def covers(self, other: Rect) -> bool:
+        return (self.x <= other.x and self.y <= other.y
+                and other.right <= self.right and other.bottom <= self.bottom)
+
     def fits(self, scale: float) -> bool:
         """Whether one capture can hold it (see the module docstring)."""
         return (max(self.width, self.height) * scale <= MAX_CAPTURE_SIDE

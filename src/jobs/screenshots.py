@@ -11,6 +11,7 @@ them and stored without, as their findings are.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from audit.models import AuditResult
@@ -18,7 +19,7 @@ from audit.screenshots import PageShots, RunScreenshots, ScreenshotIndex, Screen
 from audit.urls import scrub_credentials
 
 from .store import Store
-from .store.artifacts import artifact_bytes, list_artifacts, put_artifacts
+from .store.artifacts import artifact_spending, list_artifacts, put_artifacts
 
 #: The lists of a result whose items may have a screenshot, and the kind each one's is.
 _ITEM_KINDS = (("findings", "finding"), ("needsReview", "review"))
@@ -26,10 +27,14 @@ _ITEM_KINDS = (("findings", "finding"), ("needsReview", "review"))
 
 def page_budget(store: Store, run_id: str, policy: ScreenshotPolicy | None) -> RunScreenshots | None:
     """Where one page of a job puts its screenshots (None: screenshots are off): the run's
-    budget less what its pages have stored already."""
+    budget less what its pages have stored already, and its problems' shots so far, so that
+    a problem on every page is shot as many times in the run as a report shows, not on each
+    page."""
     if policy is None:
         return None
-    return RunScreenshots(policy, spent=artifact_bytes(store, run_id))
+    spent, metas = artifact_spending(store, run_id, "shot-")
+    problems = Counter(str(meta["problem"]) for meta in metas if meta.get("problem"))
+    return RunScreenshots(policy, spent=spent, problem_shots=problems)
 
 
 def keep_page_shots(store: Store, run_id: str, seq: int, shots: PageShots | None) -> int:

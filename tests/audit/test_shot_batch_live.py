@@ -66,6 +66,39 @@ async def test_ten_elements_and_the_thumbnail_in_one_capture(page, site):
     assert await page.evaluate("scrollY") == 900  # left as it was
 
 
+async def test_shots_are_taken_as_the_viewport_shows_them_without_relaying_out_the_page(page, site):
+    # A capture beyond the viewport lays the whole document out at its full size and back (a
+    # resize event tells); elements inside the viewport, or below it and revealed by
+    # scrolling, need no such thing, and the page is scrolled back afterwards.
+    positions = [(40, 100), (300, 400), (500, 2000)]
+    counter = "<script>window.resizes = 0; addEventListener('resize', () => { window.resizes += 1; });</script>"
+    url = site.route("/batch/inside", Response(_boxes(positions, counter)))
+    await open_page(page, url)
+    findings = [_finding(n, url, f"#b{n}") for n in range(2)]
+    taken = await RunScreenshots(MANY).capture(page, url, findings, [])
+    assert taken.captures == 1 and taken.thumbnail is not None
+    assert [_middle(shot.data) for shot in taken.shots] == COLOURS[:2]
+    below = [_finding(n, url, f"#b{n}") for n in range(3)]
+    await page.evaluate("window.scrollTo(0, 150)")
+    taken = await RunScreenshots(MANY).capture(page, url, below, [])
+    assert [_middle(shot.data) for shot in taken.shots] == COLOURS[:3]
+    assert await page.evaluate("[window.resizes, window.scrollY]") == [0, 150]
+
+
+async def test_an_element_a_sticky_bar_would_cover_when_scrolled_to_is_shot_from_the_top(page, site):
+    # Scrolled to, the box below the fold would sit under the sticky header: its shot is
+    # taken beyond the viewport from the top instead, where nothing covers it.
+    header = ('<div id="bar" style="position:sticky;top:0;height:520px;'
+              'background:rgb(1,2,3)"></div>')
+    url = site.route("/batch/sticky", Response(_boxes([(40, 4000)], header, height=6000)))
+    await page.session.send("Emulation.setDeviceMetricsOverride",
+                            {"width": 800, "height": 600, "deviceScaleFactor": 1, "mobile": False})
+    await open_page(page, url)
+    taken = await RunScreenshots(MANY).capture(page, url, [_finding(0, url, "#b0")], [])
+    assert [_middle(shot.data) for shot in taken.shots] == [COLOURS[0]]
+    assert await page.evaluate("scrollY") == 0
+
+
 async def test_at_device_scale_two_and_far_apart_on_a_tall_page(page, site):
     # Two boxes near the top, two at the far bottom-right of a page 20,000 px tall and wide.
     positions = [(40, 100), (300, 400), (2400, 19_000), (2600, 19_400)]

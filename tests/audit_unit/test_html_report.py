@@ -152,3 +152,19 @@ def test_structure_stays_accessible_with_evidence():
             assert attrs["id"] in labelled
         if tag == "img":
             assert attrs.get("alt")
+
+
+def test_a_problem_shows_the_picture_of_its_first_instance_that_has_one():
+    # A crawl shoots each problem on the pages audited first, which need not be first in order:
+    # the problem's entry falls back from its first instance to the next one pictured.
+    result = build_result()
+    first, second = result.findings[0], result.findings[1]
+    first.problem = second.problem = "0123456789abcdef"
+    result.problems = []  # made again from the items, as for a stored run
+    index = ScreenshotIndex()
+    index.items[item_key("finding", second)] = Image("image/png", 80, 40, 1.0, PNG, "shot-1-1.png")
+    html = render_html(result, index, HISTORY)
+    entries = re.findall(r'<li class="problem".*?</li>\n', html, re.S)
+    shared = [entry for entry in entries if f'href="#{first.id}"' in entry and f'href="#{second.id}"' in entry]
+    assert len(shared) == 1
+    assert 'class="shot-img"' in shared[0] and f"Screenshot of {second.id}," in shared[0]

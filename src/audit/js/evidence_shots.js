@@ -1,6 +1,6 @@
 // Whole script, run once in the screenshots' isolated world after evidence_page_helpers.js:
-// installs globalThis.__a11yShots ({view, top, frame, box, boxes, clear}, the page-side half of
-// audit.screenshots); returns true.
+// installs globalThis.__a11yShots ({view, top, frame, box, boxes, reveal, clear}, the
+// page-side half of audit.screenshots); returns true.
 /* global __a11yLlm */
 (() => {
   let mark = null;
@@ -119,6 +119,43 @@
     };
     return {boxes: list, view: at, page};
   }
+  // Whether an element itself shows at the middle of its box in the viewport: the topmost
+  // element there (through open shadow roots) is it or inside it. False for an element in a
+  // frame, whose point the top document cannot test.
+  function showsAtMiddle(el, r) {
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    let hit = document.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    for (let node = hit; node; node = parentOf(node)) if (node === el) return true;
+    return false;
+  }
+  // For a region of one capture that lies below the first screen (audit.shot_batch): the
+  // window scrolled so the region (top document CSS px) is inside the viewport, centred
+  // where the page allows, and each selector's border box in the top document as it now
+  // lies, with whether the element shows at its middle (null: not in the top document);
+  // the view. What shows there now is what a capture of the viewport will show.
+  function reveal(region, selectors) {
+    if (home === null) home = {x: window.scrollX, y: window.scrollY};
+    const v = view();
+    window.scrollTo({
+      left: Math.max(0, region.x - Math.max(0, (v.width - region.width) / 2)),
+      top: Math.max(0, region.y - Math.max(0, (v.height - region.height) / 2)),
+      behavior: 'instant',
+    });
+    const now = view();
+    const list = selectors.map(selector => {
+      const el = __a11yLlm.resolve(selector);
+      if (!el || el.ownerDocument !== document || el.getClientRects().length === 0) return null;
+      const r = el.getBoundingClientRect();
+      return {x: r.left + now.scrollX, y: r.top + now.scrollY, width: r.width, height: r.height,
+        shows: showsAtMiddle(el, r)};
+    });
+    return {boxes: list, view: now};
+  }
   // The page as it was: no outline, scrolled back to where it was before top() or frame().
   function clear() {
     if (mark !== null) mark.remove();
@@ -127,6 +164,6 @@
     home = null;
     return true;
   }
-  globalThis.__a11yShots = {view, top, frame, box, boxes, clear};
+  globalThis.__a11yShots = {view, top, frame, box, boxes, reveal, clear};
   return true;
 })()

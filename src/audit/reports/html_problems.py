@@ -123,12 +123,15 @@ def _entry(ctx: Context, problem: Problem, items: dict[str, Finding | NeedsRevie
 
 
 def _representative(ctx: Context, problem: Problem, items: dict[str, Finding | NeedsReviewItem]) -> str:
-    item = items.get(problem.representative.item_id)
-    if item is None:
-        return ""
-    kind = "review" if isinstance(item, NeedsReviewItem) else "finding"
-    image = ctx.screenshots.for_item(kind, item)
-    if image is None:
-        return ""
-    alt = f"Screenshot of {item.id}, the first instance of this problem, outlined in its context"
-    return f'<figure class="shot">{image_tag(image, alt, "shot-img")}</figure>'
+    """The picture of the problem's first instance that has one: a run shoots each problem a
+    few times, on the pages audited first, which in a crawl need not be the first in order."""
+    for instance in (problem.representative, *problem.examples):
+        item = items.get(instance.item_id)
+        if item is None:
+            continue
+        kind = "review" if isinstance(item, NeedsReviewItem) else "finding"
+        image = ctx.screenshots.for_item(kind, item)
+        if image is not None:
+            alt = f"Screenshot of {item.id}, an instance of this problem, outlined in its context"
+            return f'<figure class="shot">{image_tag(image, alt, "shot-img")}</figure>'
+    return ""

@@ -91,10 +91,19 @@ def list_artifacts(store: Store, run_id: str, *, with_data: bool = False) -> lis
         return [Artifact(**row._mapping) for row in conn.execute(query)]
 
 
-def artifact_bytes(store: Store, run_id: str) -> int:
+def artifact_spending(store: Store, run_id: str, prefix: str) -> tuple[int, list[dict[str, Any]]]:
+    """How many bytes the run's artifacts hold, and the metas of those named ``prefix…``, in
+    one transaction: what a page of the run may still take."""
+    query = select(artifacts.c.meta).where(
+        artifacts.c.run_id == run_id, artifacts.c.name.startswith(prefix, autoescape=True)
+    )
+    with read_transaction(store.engine) as conn:
+        return _bytes(conn, run_id), [meta for (meta,) in conn.execute(query) if meta]
+
+
+def _bytes(conn: Any, run_id: str) -> int:
     """How many bytes the run's artifacts hold: what its budget has spent."""
     query = select(func.coalesce(func.sum(func.length(artifacts.c.data)), 0)).where(
         artifacts.c.run_id == run_id
     )
-    with read_transaction(store.engine) as conn:
-        return int(conn.execute(query).scalar_one())
+    return int(conn.execute(query).scalar_one())
