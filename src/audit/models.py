@@ -388,10 +388,11 @@ class InteractionSkip(_ResultModel):
     """An interactive check that did not run to its end on a page, and why: ``budget`` (the
     page's interaction time ran out), ``navigated`` (an action left the page, which was then
     loaded again), ``unresponsive`` (the page stopped answering), ``failed`` (the check met
-    something it cannot handle). What it found before stopping is kept."""
+    something it cannot handle), ``unsupported`` (its rule applies, but it cannot act on the
+    page as the audit is set up). What it found before stopping is kept."""
 
     rule_id: str
-    reason: Literal["budget", "navigated", "unresponsive", "failed"]
+    reason: Literal["budget", "navigated", "unresponsive", "failed", "unsupported"]
     message: str
 
 

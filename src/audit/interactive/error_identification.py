@@ -22,9 +22,9 @@ dialogs the page opened, and the values are put back; the error state the page s
 submissions, a :class:`~.focus_walk.ContextWatch` stops navigations, and every request that is
 not GET, HEAD or OPTIONS is refused before it leaves the browser (:mod:`.request_hold`). When
 the audit already pauses this page's requests (``--block-private-networks``, or ``auth``
-headers) the check does not act: two users of the Fetch domain would take each other's
-requests. A check has no typed way to report that (a phase skip is for a check that was
-stopped), so it yields nothing and logs why. A form whose submit navigated is not judged.
+headers) the check does not act, since two users of the Fetch domain would take each other's
+requests: the page's ``interaction.skipped`` lists it with the reason ``unsupported``. A form
+whose submit navigated is not judged.
 
 Fails: a required field's border, outline, shadow, background or label turned red, and nothing
 else appeared: no text anywhere on the page, no icon, no dialog, no browser message; not
@@ -46,7 +46,6 @@ settling (some 100-900 ms a form).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -59,9 +58,7 @@ from ..urls import without_credentials
 from .focus_walk import ContextWatch
 from .probe import Probe
 from .request_hold import held_requests, requests_intercepted
-from .spec import InteractiveCheck, Outcome, Target
-
-log = logging.getLogger(__name__)
+from .spec import CannotAct, InteractiveCheck, Outcome, Target
 
 MAX_FORMS = 3
 #: Outcomes about fields one form gives, at most.
@@ -203,9 +200,10 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
     if not forms:
         return  # no form with a required field and a submit control: the rule does not apply
     if requests_intercepted(probe.page):
-        log.debug("a11y-error-identification not run on %s: its requests are paused already",
-                  without_credentials(probe.url))
-        return
+        raise CannotAct(
+            "The audit already pauses this page's requests (the private-network guard, or the request's "
+            "auth headers), and submitting a form safely needs to hold them itself: the page's forms were "
+            "not submitted.")
     outcomes: list[Outcome] = []
     failure: Exception | None = None
     try:

@@ -39,7 +39,7 @@ from ..models import InteractionInfo, InteractionSkip
 from ..screenshots import ScreenshotPolicy, StateKey, StateShot
 from ..urls import without_credentials
 from .probe import CALL_TIMEOUT, PreparedWorld, Probe
-from .spec import InteractiveCheck, Outcome
+from .spec import CannotAct, InteractiveCheck, Outcome
 
 log = logging.getLogger(__name__)
 
@@ -237,6 +237,8 @@ async def _run_one(
                 return _skip(check, "navigated", "Its action left the page.")
             log.info("interactive check %s failed on %s: %s", check.rule_id, without_credentials(probe.url), exc)
             return _skip(check, "failed", f"Its page-side part failed: {exc}")
+        except CannotAct as exc:
+            return _skip(check, "unsupported", str(exc))
     if scope.cancelled_caught:
         return _skip(check, "budget", "The page's interaction time ran out while it ran.")
     return None

@@ -32,6 +32,13 @@ if TYPE_CHECKING:
 Verdict = Literal["failed", "cantTell", "passed"]
 
 
+class CannotAct(Exception):
+    """Raised by a check whose rule applies to the page but that cannot act on it as the
+    audit is set up (a11y-error-identification, whose requests the audit already pauses):
+    the phase lists it in ``interaction.skipped`` with the reason ``unsupported`` and this
+    message, so a silent rule is never mistaken for a passed one."""
+
+
 @dataclass(frozen=True)
 class Target:
     """An element as axe names one: ``hops`` is axe's ``target`` (one entry per frame, a list

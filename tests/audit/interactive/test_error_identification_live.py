@@ -103,8 +103,11 @@ async def test_error_identification(browser, site):
 
 async def test_error_identification_leaves_pages_whose_requests_are_paused(browser, site):
     """With the audit's own headers on, the page's requests are paused already (audit.auth):
-    a second user of the Fetch domain would take them, so the check does not act."""
+    a second user of the Fetch domain would take them, so the check does not act, and says so
+    in the page's skipped checks."""
     results = await audit_pages(browser, site, "interactive/error-identification-auth", {"fail": FAIL},
                                 level="A", auth={"headers": {"X-Audit": "1"}})
     held = outcome(results["fail"], RULE)
     assert held.clean and not held.tested, held
+    skipped = {skip.rule_id: skip for skip in results["fail"].pages[0].interaction.skipped}
+    assert skipped[RULE].reason == "unsupported" and "pauses this page's requests" in skipped[RULE].message
