@@ -21,8 +21,8 @@ shows of it), at most ``per_rule`` shots per rule per page (findings and needs-r
 each), ``max_bytes`` per run (a shot that would exceed it is dropped, and the rest are not
 taken), ``timeout`` seconds per page. A job's pages, audited one at a time by its workers,
 each start from what the run stored before (:func:`jobs.screenshots.page_budget`): pages in
-flight at once may each take what is left. Elements that cannot be shot are listed with the reason
-(``PageShots.skipped``): not found any more, inside a cross-origin (out-of-process) frame,
+flight at once may each take what is left. Elements that cannot be shot are listed with the
+reason (``PageShots.skipped``): not found any more, inside a cross-origin (out-of-process) frame,
 without a box (``display: none``), or scrolled out of reach. Elements in same-origin frames
 and open shadow roots are found through the LLM evidence's resolver (one resolver for both),
 and clipped with their frames' offsets. Best effort, like the LLM's evidence: an error is
