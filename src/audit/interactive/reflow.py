@@ -30,9 +30,10 @@ Evidence: the first failed or undecided culprits are shot at 320 CSS px wide
 screenshots.
 
 Cost: one relayout to 320 x 256 and back (when a11y-zoom-clipped-text runs too, the page goes
-from its 640 x 512 straight to 320 x 256: the phase orders windows widest first), and one page-side call that reads the boxes of the
-elements whose own box or content reaches past the edge (a few milliseconds on a page that
-reflows; the read is capped at :data:`LIMITS` ``ms``).
+from its 640 x 512 straight to 320 x 256: the phase orders windows widest first), the frame that
+runs the page's answer to the new size only when a script may answer it (:mod:`.new_size`),
+and one page-side call that reads the boxes of the elements whose own box or content reaches
+past the edge (a few milliseconds on a page that reflows; the read is capped at :data:`LIMITS` ``ms``).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from typing import Any
 
 from cdpdriver.scripts import load_script
 
+from .new_size import after_new_size
 from .probe import Probe
 from .spec import InteractiveCheck, Outcome, Target
 
@@ -63,7 +65,7 @@ def _what(culprit: dict[str, Any]) -> str:
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
     async with probe.screen(WIDTH, HEIGHT):
-        await probe.frames(1)  # the page's resize handlers run (menus that collapse by script)
+        await after_new_size(probe)  # the page's resize handlers run (menus that collapse by script)
         found = await probe.call(load_script(__package__, "reflow"), LIMITS)
         # Judged, and the culprits shot, while the page is this narrow: only then do they stick out.
         outcomes = await probe.with_state_shots(_judged(found), f"at {WIDTH} CSS px wide")

@@ -47,6 +47,7 @@ from typing import Any
 
 from cdpdriver.scripts import load_script
 
+from .new_size import after_new_size
 from .probe import Probe
 from .spec import InteractiveCheck, Outcome, Target
 
@@ -68,7 +69,7 @@ async def run(probe: Probe) -> AsyncIterator[Outcome]:
     if not await probe.call(load_script(__package__, "clip_possible")):
         return  # nothing can hide overflow at any size: inapplicable, and no relayout
     async with probe.screen(WIDTH, HEIGHT):
-        await probe.frames(1)
+        await after_new_size(probe)
         found = await probe.call(load_script(__package__, "text_layout"), "clipped", LIMITS)
         # Judged, and the cut text shot, while zoomed: at the page's own size it may fit.
         state = f"at {WIDTH} x {HEIGHT} CSS px (200% zoom)"

@@ -15,6 +15,13 @@
 //   may run a script of the page's own within horizon ms (['interval', 'socket', ...]; empty:
 //   nothing the page scheduled can). A check that waits to see whether the page changes by
 //   itself (moving content) skips the wait when nothing can.
+// - Size watchers: globalThis[Symbol.for('a11y.sizeWatchers')]() lists what of the page's own
+//   a new window size can run besides the window's resize listeners (which the debugger
+//   lists): resize observers it made ('resize-observer'), change listeners on media queries
+//   ('media-query'), resize listeners on the visual viewport ('visual-viewport'), animation-
+//   frame callbacks pending ('animation-frame') and frames in the document, whose scripts
+//   are their own ('frame'); empty: none. Seen from the document's first script on (an init script runs
+//   before the document has an element): a tracker installed later answers null, unknown.
 (() => {
   const SHORT_MS = 1000;
   const key = Symbol.for('a11y.readiness');
@@ -221,6 +228,47 @@
       },
     });
   }
+  const fromTheStart = !document.documentElement;
+  const sizeWatchers = new Set();
+  const noting = (reason, wanted) => (target) => new Proxy(target, {
+    apply(fn, self, args) {
+      if (wanted(args)) sizeWatchers.add(reason);
+      return Reflect.apply(fn, self, args);
+    },
+  });
+  // addEventListener(type) and the on<type> handler of one interface's prototype.
+  const watchListeners = (proto, type, reason) => {
+    if (!proto) return;
+    const add = noting(reason, (args) => String(args[0]) === type);
+    Object.defineProperty(proto, 'addEventListener', {
+      configurable: true, writable: true, value: add(proto.addEventListener),
+    });
+    const handler = Object.getOwnPropertyDescriptor(proto, `on${type}`);
+    if (handler && handler.set) {
+      Object.defineProperty(proto, `on${type}`, {...handler, set: noting(reason, (args) => Boolean(args[0]))(handler.set)});
+    }
+  };
+  if (typeof ResizeObserver === 'function') {
+    globalThis.ResizeObserver = new Proxy(ResizeObserver, {
+      construct(target, args, newTarget) {
+        sizeWatchers.add('resize-observer');
+        return Reflect.construct(target, args, newTarget);
+      },
+    });
+  }
+  if (typeof MediaQueryList === 'function') {
+    watchListeners(MediaQueryList.prototype, 'change', 'media-query');
+    const legacy = MediaQueryList.prototype.addListener;
+    if (typeof legacy === 'function') MediaQueryList.prototype.addListener = noting('media-query', (args) => Boolean(args[0]))(legacy);
+  }
+  if (typeof VisualViewport === 'function') watchListeners(VisualViewport.prototype, 'resize', 'visual-viewport');
+  const sizeWakes = () => {
+    if (!fromTheStart) return null;
+    const reasons = new Set(sizeWatchers);
+    if (frames.size) reasons.add('animation-frame');
+    if (document.querySelector('iframe, frame, object, embed')) reasons.add('frame');
+    return [...reasons].sort();
+  };
   new MutationObserver(touch).observe(document, {
     subtree: true,
     childList: true,
@@ -228,6 +276,7 @@
     characterData: true,
   });
   Object.defineProperty(globalThis, Symbol.for('a11y.wakes'), {value: wakes});
+  Object.defineProperty(globalThis, Symbol.for('a11y.sizeWatchers'), {value: sizeWakes});
   Object.defineProperty(globalThis, key, {
     value: (quiet, cap) =>
       new Promise((resolve) => {
