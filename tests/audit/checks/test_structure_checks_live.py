@@ -118,9 +118,16 @@ async def test_reading_order(browser, site):
             '<div style="display: flex; flex-direction: row-reverse; justify-content: flex-end">'
             '<p style="order: 1">Only one block of text here.</p><span aria-hidden="true">*</span></div>'
         ),
+        # The same reordered flex box inside an open shadow root under the body.
+        "review-shadow": styled(
+            '<div id="host"></div><script>document.getElementById("host").attachShadow({mode: "open"}).innerHTML = '
+            "'<div style=\"display: flex\"><p style=\"order: 2\">Step one: mix the flour and water.</p>"
+            "<p>Step two: bake for forty minutes.</p></div>';</script>"
+        ),
         "inapplicable": styled(STORY),
     })
     item = review_of(results["review"], "a11y-reading-order")
+    assert review_of(results["review-shadow"], "a11y-reading-order").success_criteria == ["1.3.2"]
     assert (item.selector, item.success_criteria, item.level) == ("div", ["1.3.2"], "A")
     assert "another order than screen readers" in item.reason
     assert review_of(results["positioned"], "a11y-reading-order").selector == "p:nth-child(2)"

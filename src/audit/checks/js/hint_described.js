@@ -20,9 +20,19 @@
     .flatMap((name) => clean(node.getAttribute(name)).split(' '))
     .filter(Boolean).map(byId).filter(Boolean);
   const labels = Array.from(node.labels || []);
-  const virtual = axe.utils.getNodeFromTree(node);
-  const name = virtual ? clean(text.accessibleTextVirtual(virtual)).toLowerCase() : '';
-  const described = refs.map((ref) => clean(ref.textContent).toLowerCase()).join(' ');
+  // The field's name and description, computed only once a candidate hint needs them (most
+  // fields have none beside them, and the name is the dearest part).
+  let known = null;
+  const heard = () => {
+    if (!known) {
+      const virtual = axe.utils.getNodeFromTree(node);
+      known = {
+        name: virtual ? clean(text.accessibleTextVirtual(virtual)).toLowerCase() : '',
+        described: refs.map((ref) => clean(ref.textContent).toLowerCase()).join(' '),
+      };
+    }
+    return known;
+  };
 
   // The field's group: the highest of its three nearest ancestors that holds no other field.
   let group = null;
@@ -50,10 +60,11 @@
     if (labels.some((label) => label.contains(el) || el.contains(label)) || refs.some((ref) => ref.contains(el) || el.contains(ref))) continue;
     if (hints.some((hint) => hint.contains(el))) continue;
     const words = clean(el.textContent);
-    if (words.length < 3 || words.length > 300 || !dom.isVisibleOnScreen(el)) continue;
+    if (words.length < 3 || words.length > 300) continue;
     const marked = CLASS.test(el.className && typeof el.className === 'string' ? el.className : '') || CLASS.test(el.id);
-    if (!marked && !WORDS.test(words)) continue;
+    if ((!marked && !WORDS.test(words)) || !dom.isVisibleOnScreen(el)) continue;
     const lower = words.toLowerCase();
+    const {name, described} = heard();
     if (name.includes(lower) || described.includes(lower)) continue;
     hints.push(el);
   }

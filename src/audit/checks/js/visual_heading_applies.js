@@ -5,7 +5,15 @@
 // link, legend, caption, table cell, summary, term or figure caption, nor inside one or inside a
 // navigation, menu, tab list or form control; not the name of something else
 // (aria-labelledby); not clickable.
+// A block with more than 80 characters other than white space is too long whatever its
+// white space collapses to: that is known after its first text, not after all of it (an outer
+// div holds the whole page).
 (function (node) {
+  const walker = node.ownerDocument.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  for (let seen = 0; walker.nextNode();) {
+    seen += walker.currentNode.data.replace(/\s+/g, '').length;
+    if (seen > 80) return false;
+  }
   const text = node.textContent.replace(/\s+/g, ' ').trim();
   if (text.length < 2 || text.length > 80 || text.split(' ').length > 12 || !/\p{L}/u.test(text)) return false;
   // A sentence, a lead-in ("Example:") or a "label: value" line is not a heading.
