@@ -9,7 +9,9 @@ engine runs the ones the request's version and level select (:func:`selected`) t
 To add one: a module with ``CHECK = InteractiveCheck(...)`` whose ``run`` drives a
 :class:`~.probe.Probe` and yields :class:`~.spec.Outcome`\\ s, its entry below, its section in
 ``docs/interactive-checks.md``, a row in the README's table, and a test with a failing page, a
-passing look-alike and an inapplicable page.
+passing look-alike and an inapplicable page. A check that starts by reading the page for
+what it could act on declares that read (``scan=``, :class:`~.spec.Scan`) and takes it with
+:func:`~.scans.first_read`: the phase makes every such read in one call (:mod:`.scans`).
 """
 
 from __future__ import annotations

@@ -45,9 +45,12 @@ from cdpdriver.scripts import load_script
 
 from .luminance import contrast, luminance
 from .probe import Probe
-from .spec import InteractiveCheck, Outcome, Target
+from .scans import first_read
+from .spec import InteractiveCheck, Outcome, Scan, Target
 
 LIMITS = {"elements": 8, "texts": 3000}
+#: The first read, made with the other checks' as the phase begins (:mod:`.scans`).
+SCAN = Scan(load_script(__package__, "contrast_image_candidates"), (LIMITS, None))
 #: The check's own time at most, and pixels sampled per element at most.
 MAX_SECONDS = 1.5
 SAMPLES = 20_000
@@ -123,7 +126,7 @@ async def _shot(probe: Probe, box: dict[str, float]) -> bytes | None:
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
     script = load_script(__package__, "contrast_image_candidates")
-    found = await probe.call(script, LIMITS, None) or []
+    found = await first_read(probe, SCAN) or []
     plain = [(element, colour) for element in found if (colour := _rgba(str(element.get("colour") or ""))) is not None]
     if not plain:
         return
@@ -156,4 +159,5 @@ CHECK = InteractiveCheck(
     description="Ensures text over a background image has enough contrast, measured on the pixels behind it",
     help="Text over images must have sufficient colour contrast",
     run=run,
+    scan=SCAN,
 )

@@ -57,10 +57,13 @@ from cdpdriver.scripts import load_script
 
 from .probe import Probe
 from .reveal import audit, describe_control, open_control, put_back
-from .spec import InteractiveCheck, Outcome, Target
+from .scans import first_read
+from .spec import InteractiveCheck, Outcome, Scan, Target
 
 #: Dialogs opened per page, at most.
 MAX_DIALOGS = 3
+#: The first read, made with the other checks' as the phase begins (:mod:`.scans`).
+SCAN = Scan(load_script(__package__, "dialog_openers"), (MAX_DIALOGS,))
 #: How long focus may take to move into a dialog that opened, and a closed dialog to go.
 FOCUS_WAIT_MS = 600
 CLOSE_WAIT_MS = 250
@@ -170,7 +173,7 @@ def _on_close(closed: dict[str, Any], seen: _Verdict) -> None:
 
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
-    controls = await probe.call(load_script(__package__, "dialog_openers"), MAX_DIALOGS)
+    controls = await first_read(probe, SCAN)
     if not controls:
         return
     stop_at = trio.current_time() + min(MAX_SECONDS, probe.remaining() * PHASE_SHARE)
@@ -222,4 +225,5 @@ CHECK = InteractiveCheck(
     "when the dialog closes, which Escape does",
     help="Dialogs must manage keyboard focus",
     run=run,
+    scan=SCAN,
 )

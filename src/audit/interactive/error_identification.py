@@ -58,11 +58,14 @@ from ..urls import without_credentials
 from .focus_walk import ContextWatch
 from .probe import Probe
 from .request_hold import held_requests, requests_intercepted
-from .spec import CannotAct, InteractiveCheck, Outcome, Target
+from .scans import first_read
+from .spec import CannotAct, InteractiveCheck, Outcome, Scan, Target
 
 MAX_FORMS = 3
 #: Outcomes about fields one form gives, at most.
 MAX_FIELDS = 5
+#: The first read, made with the other checks' as the phase begins (:mod:`.scans`).
+SCAN = Scan(load_script(__package__, "error_forms"), ("find", MAX_FORMS))
 #: The page's settling after the click: quiet for QUIET_MS, at most CAP_MS.
 QUIET_MS = 50
 CAP_MS = 800
@@ -196,7 +199,7 @@ async def _submit(probe: Probe, watch: ContextWatch, form: dict[str, Any]) -> tu
 
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
-    forms = await probe.call(load_script(__package__, "error_forms"), "find", MAX_FORMS)
+    forms = await first_read(probe, SCAN)
     if not forms:
         return  # no form with a required field and a submit control: the rule does not apply
     if requests_intercepted(probe.page):
@@ -237,4 +240,5 @@ CHECK = InteractiveCheck(
     description="Ensures a form sent with a required field empty says in text what is wrong, not only by colour",
     help="Form errors must be described in text, not only shown by colour",
     run=run,
+    scan=SCAN,
 )

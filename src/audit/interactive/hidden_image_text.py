@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from .image_text_reading import IS_TEXT, ImageReading, agrees, quoted, reading
+from .image_text_reading import IS_TEXT, SCAN, ImageReading, agrees, quoted, reading
 from .probe import Probe
 from .spec import InteractiveCheck, Outcome, Target
 
@@ -77,4 +77,5 @@ CHECK = InteractiveCheck(
     description="Ensures an image hidden from assistive technologies shows no text the page does not give them (read by OCR)",
     help="An image that shows text must not be hidden from assistive technologies unless the page says that text",
     run=run,
+    scan=SCAN,
 )

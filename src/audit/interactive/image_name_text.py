@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from .image_text_reading import IS_TEXT, ImageReading, agrees, quoted, reading
+from .image_text_reading import IS_TEXT, SCAN, ImageReading, agrees, quoted, reading
 from .probe import Probe
 from .spec import InteractiveCheck, Outcome, Target
 
@@ -79,4 +79,5 @@ CHECK = InteractiveCheck(
     description="Ensures an image's accessible name does not contradict the text its picture shows (read by OCR)",
     help="An image whose picture is text must not be named for something else",
     run=run,
+    scan=SCAN,
 )

@@ -64,7 +64,8 @@ import trio
 from cdpdriver.scripts import load_script
 
 from .probe import Probe
-from .spec import InteractiveCheck, Outcome, Target
+from .scans import first_read
+from .spec import InteractiveCheck, Outcome, Scan, Target
 
 #: What the page-side part reads: images at most, elements scanned, smallest box (CSS px),
 #: how images are drawn for recognition (small ones enlarged up to maxScale towards
@@ -359,10 +360,14 @@ async def _pixels(probe: Probe, images: list[dict[str, Any]]) -> list[dict[str, 
     return [next(drawn, None) if item is not None else None for item in items]
 
 
+#: The first read, made with the other checks' as the phase begins (:mod:`.scans`).
+SCAN = Scan(load_script(__package__, "image_text_candidates"), (LIMITS,))
+
+
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
     if shutil.which("tesseract") is None:
         return
-    images = await probe.call(load_script(__package__, "image_text_candidates"), LIMITS) or []
+    images = await first_read(probe, SCAN) or []
     logos = [image for image in images if image["logo"]]  # their text is essential: nothing to read
     others = [image for image in images if not image["logo"]]
     drawn = [
@@ -408,4 +413,5 @@ CHECK = InteractiveCheck(
     description="Ensures images do not show text that could be real text (read by optical character recognition)",
     help="Images must not contain text that could be real text, unless it is a logo or essential",
     run=run,
+    scan=SCAN,
 )

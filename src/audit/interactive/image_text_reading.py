@@ -53,6 +53,8 @@ from cdpdriver.scripts import load_script
 
 from .image_of_text import FILE_LIMIT, _type, recognise, wordlike
 from .probe import Probe
+from .scans import first_read
+from .spec import Scan
 
 #: The page-side part: images at most, elements scanned, smallest box (CSS px), how images are
 #: drawn (as image_of_text draws them, larger ones shrunk further: recognition time), the words
@@ -89,6 +91,10 @@ _CONFUSED = str.maketrans(
      "2": "z", "6": "g", "9": "g", "7": "t"}
 )
 _SMALL_WORDS = frozenset({"of", "the", "and", "for", "a", "an", "at", "in", "on", "to", "de", "du", "la", "le", "&"})
+
+#: The first read of both checks, made with the other checks' as the phase begins (:mod:`.scans`):
+#: a page without a candidate image needs nothing more.
+SCAN = Scan(load_script(__package__, "image_name_candidates"), (LIMITS,), idle=lambda found: not (found or {}).get("images"))
 
 
 @dataclass(frozen=True)
@@ -292,7 +298,7 @@ async def _read(probe: Probe) -> Reading:
     made = Reading()
     if shutil.which("tesseract") is None:
         return made
-    found = await probe.call(load_script(__package__, "image_name_candidates"), LIMITS) or {}
+    found = await first_read(probe, SCAN) or {}
     images = list(found.get("images") or [])
     made.page_text = str(found.get("pageText") or "")
     if not images:

@@ -42,9 +42,12 @@ from cdpdriver import CDPError, JavaScriptError
 from cdpdriver.scripts import load_script
 
 from .probe import Probe
-from .spec import InteractiveCheck, Outcome, Target
+from .scans import first_read
+from .spec import InteractiveCheck, Outcome, Scan, Target
 
 MAX_FIELDS = 10
+#: The first read, made with the other checks' as the phase begins (:mod:`.scans`).
+SCAN = Scan(load_script(__package__, "paste_fields"), ("find", MAX_FIELDS))
 RESERVE = 0.25
 #: What is pasted into a password field: letters, digits and a symbol, as a password has.
 PASSWORD_TEXT = "Pasted-Secret-42"
@@ -79,7 +82,7 @@ async def _paste(probe: Probe, field: dict[str, Any]) -> dict[str, Any] | None:
 
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
-    fields = await probe.call(load_script(__package__, "paste_fields"), "find", MAX_FIELDS)
+    fields = await first_read(probe, SCAN)
     if not fields:
         return  # no password or code field: the rule does not apply
     tried = 0
@@ -125,4 +128,5 @@ CHECK = InteractiveCheck(
     description="Ensures password and one-time-code fields let users paste into them",
     help="Password and code fields must accept pasted text",
     run=run,
+    scan=SCAN,
 )

@@ -39,6 +39,7 @@ from ..models import InteractionInfo, InteractionSkip
 from ..screenshots import ScreenshotPolicy, StateKey, StateShot
 from ..urls import without_credentials
 from .probe import CALL_TIMEOUT, PreparedWorld, Probe
+from .scans import prefetch
 from .spec import CannotAct, InteractiveCheck, Outcome
 
 log = logging.getLogger(__name__)
@@ -185,8 +186,12 @@ async def interact(
             _skip(c, "unresponsive", f"The page did not answer: {exc}") for c in checks
         ]
         return report
-    opened_before = await _popups(page)
     ordered = sorted(checks, key=_order)
+    try:  # the checks' first reads, in one call (a check whose read is missing reads itself)
+        await prefetch(probe, [check.scan for check in ordered if check.scan is not None])
+    except (CDPError, trio.TooSlowError) as exc:
+        log.debug("the checks' first reads were not made together on %s: %s", without_credentials(url), exc)
+    opened_before = await _popups(page)
     spent: dict[str, float] = {}  # seconds per check, logged at debug level as the phases are
     for index, check in enumerate(ordered):
         if probe.navigated:

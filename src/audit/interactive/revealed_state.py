@@ -57,10 +57,13 @@ from .reveal import (
     put_back,
     state_change,
 )
-from .spec import InteractiveCheck, Outcome, Target
+from .scans import first_read
+from .spec import InteractiveCheck, Outcome, Scan, Target
 
 #: Controls activated per page, at most.
 MAX_CONTROLS = 6
+#: The first read, made with the other checks' as the phase begins (:mod:`.scans`).
+SCAN = Scan(load_script(__package__, "disclosure_controls"), (MAX_CONTROLS,))
 #: The check's own time, at most, and its share of what is left of the phase.
 MAX_SECONDS = 1.2
 PHASE_SHARE = 0.5
@@ -91,7 +94,7 @@ def _own_outcome(control: dict, action: str, after: dict, shown: str) -> Outcome
 
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
-    controls = await probe.call(load_script(__package__, "disclosure_controls"), MAX_CONTROLS)
+    controls = await first_read(probe, SCAN)
     if not controls:
         return
     stop_at = trio.current_time() + min(MAX_SECONDS, probe.remaining() * PHASE_SHARE)
@@ -142,4 +145,5 @@ CHECK = InteractiveCheck(
     "opened, and that a control's aria-expanded follows the content it reveals",
     help="Content revealed by a control must be accessible, and the control must report its state",
     run=run,
+    scan=SCAN,
 )

@@ -82,6 +82,24 @@ class Outcome:
 Run = Callable[["Probe"], AsyncIterator[Outcome]]
 
 
+def _nothing_found(found: Any) -> bool:
+    return not found
+
+
+@dataclass(frozen=True)
+class Scan:
+    """A check's first page-side read, declared so that the phase makes it together with the
+    other checks' in one call as it begins (:mod:`.scans`): the page-side function
+    expression ``script`` (``load_script(...)``), called with ``args``. ``idle`` says from what it
+    returned that the check has nothing to do on the page (no form, no image, nothing that
+    can clip), which is what most pages answer to most checks: such a check then ends with
+    no call of its own."""
+
+    script: str
+    args: tuple[Any, ...] = ()
+    idle: Callable[[Any], bool] = field(default=_nothing_found, compare=False)
+
+
 @dataclass(frozen=True)
 class InteractiveCheck:
     """A rule that needs the page used, not only read (see the module docstring)."""
@@ -108,6 +126,9 @@ class InteractiveCheck:
     #: check runs (reading a model on a thread), or None. Started for each page the check
     #: is selected for; it must return at once and do nothing when already started.
     ahead: Callable[[], None] | None = field(default=None, compare=False)
+    #: The check's first read, which the phase makes with the others' (:class:`Scan`), or
+    #: None; the check reads it with :func:`~.scans.first_read`.
+    scan: Scan | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not self.rule_id.startswith(PREFIX):

@@ -61,9 +61,12 @@ from cdpdriver.scripts import load_script
 
 from .focus_walk import ContextWatch, left
 from .probe import Probe
-from .spec import InteractiveCheck, Outcome, Target
+from .scans import first_read
+from .spec import InteractiveCheck, Outcome, Scan, Target
 
 MAX_CONTROLS = 8
+#: The first read, made with the other checks' as the phase begins (:mod:`.scans`).
+SCAN = Scan(load_script(__package__, "state_controls"), (MAX_CONTROLS,))
 RESERVE = 0.3
 #: The check's own time, at most, and its share of what is left of the phase.
 MAX_SECONDS = 1.5
@@ -241,7 +244,7 @@ async def _group(probe: Probe, watch: ContextWatch, control: dict[str, Any]) -> 
 
 
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
-    controls = await probe.call(load_script(__package__, "state_controls"), MAX_CONTROLS)
+    controls = await first_read(probe, SCAN)
     if not controls:
         return  # no custom control that declares a state: the rule does not apply
     stop_at = trio.current_time() + min(MAX_SECONDS, probe.remaining() * PHASE_SHARE)
@@ -281,4 +284,5 @@ CHECK = InteractiveCheck(
     "aria-pressed or aria-selected when a click changes the state they show",
     help="A custom control's ARIA state must follow the state it shows",
     run=run,
+    scan=SCAN,
 )

@@ -49,7 +49,8 @@ from cdpdriver.scripts import load_script
 
 from .new_size import after_new_size
 from .probe import Probe
-from .spec import InteractiveCheck, Outcome, Target
+from .scans import first_read
+from .spec import InteractiveCheck, Outcome, Scan, Target
 
 WIDTH, HEIGHT = 640, 512
 LIMITS = {"elements": 6000, "clippers": 60, "perClipper": 40, "ms": 80}
@@ -65,8 +66,12 @@ def _cut(item: dict[str, Any]) -> str:
     return f"{box} cuts a line through its letters"
 
 
+#: The first read, made with the other checks' as the phase begins (:mod:`.scans`).
+SCAN = Scan(load_script(__package__, "clip_possible"))
+
+
 async def run(probe: Probe) -> AsyncIterator[Outcome]:
-    if not await probe.call(load_script(__package__, "clip_possible")):
+    if not await first_read(probe, SCAN):
         return  # nothing can hide overflow at any size: inapplicable, and no relayout
     async with probe.screen(WIDTH, HEIGHT):
         await after_new_size(probe)
@@ -111,4 +116,5 @@ CHECK = InteractiveCheck(
     run=run,
     cost="relayout",
     screen=(WIDTH, HEIGHT),
+    scan=SCAN,
 )
