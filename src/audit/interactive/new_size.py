@@ -7,8 +7,9 @@ off on a 0 ms timer right after. Checks that judge the layout in a window of the
 (a11y-reflow, a11y-zoom-clipped-text) must read it only then, or they judge a layout the page
 is about to change.
 
-Drawing that frame is dear, though: at a new size the browser rasters and composites the page
-anew, some 13 ms of CPU a page in a crawl, several times the relayout the check needs. Style
+Waiting for that frame costs up to a frame's period (17 ms at 60 Hz) for every new size, on
+every page: on the audit bench's site page a11y-reflow took 32 ms with the wait and 11 ms
+without (the CPU the browser spends is much the same: the frame is drawn either way). Style
 sheets need no frame (their media queries apply in the relayout the check's read forces), so
 :func:`after_new_size` waits only when a script may answer: a ``resize`` listener the
 debugger lists (:meth:`Probe.listener_types <audit.interactive.probe.Probe.listener_types>`),

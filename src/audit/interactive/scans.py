@@ -21,6 +21,7 @@ reports the failure as it would have. A check run outside the phase reads for it
 
 from __future__ import annotations
 
+import json
 import logging
 import weakref
 from collections.abc import Sequence
@@ -36,13 +37,13 @@ log = logging.getLogger(__name__)
 
 _PREFETCHED: weakref.WeakKeyDictionary[Probe, dict[int, Any]] = weakref.WeakKeyDictionary()
 _MISSING = object()
-_EXPRESSIONS: dict[tuple[int, ...], str] = {}
+_EXPRESSIONS: dict[tuple[tuple[str, str], ...], str] = {}
 
 
 def _together(scans: Sequence[Scan]) -> str:
     """A function expression that makes every read in turn and returns, for each, ``{value}``
     or ``{error}``; one string per set of reads (the same set for every page of a run)."""
-    key = tuple(id(scan) for scan in scans)
+    key = tuple((scan.script, json.dumps(scan.args, sort_keys=True)) for scan in scans)
     made = _EXPRESSIONS.get(key)
     if made is None:
         made = _EXPRESSIONS[key] = _written(scans)

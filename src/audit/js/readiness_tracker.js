@@ -20,8 +20,9 @@
 //   lists): resize observers it made ('resize-observer'), change listeners on media queries
 //   ('media-query'), resize listeners on the visual viewport ('visual-viewport'), animation-
 //   frame callbacks pending ('animation-frame') and frames in the document, whose scripts
-//   are their own ('frame'); empty: none. Seen from the document's first script on (an init script runs
-//   before the document has an element): a tracker installed later answers null, unknown.
+//   are their own ('frame'); empty: none. Seen from the document's first script on (an init
+//   script runs before the document has an element): a tracker installed later answers null,
+//   unknown.
 (() => {
   const SHORT_MS = 1000;
   const key = Symbol.for('a11y.readiness');
